@@ -1,0 +1,1 @@
+//! The file system layer: roots, path confinement, reading, atomic writes, locks.
