@@ -1,0 +1,296 @@
+//! The line model every tool shares: where lines start, how they end, and how
+//! 1-based line numbers map to byte offsets.
+//!
+//! Lines are separated by `\n`. A `\r` right before a `\n` belongs to the line
+//! ending, not to the line's text; a lone `\r` is ordinary text. The empty text
+//! has no lines, `"a"` and `"a\n"` have one, `"a\n\n"` has two (the second is
+//! empty). Line numbers are 1-based and ranges are inclusive.
+//!
+//! ```
+//! use mcp_server_text::text::lines::{Eol, LineIndex};
+//!
+//! let text = "title\r\nbody\nlast";
+//! let index = LineIndex::new(text);
+//! assert_eq!(index.len(), 3);
+//! assert_eq!(index.text(text, 1), "title");
+//! assert_eq!(index.eol(text, 1), Eol::Crlf);
+//! assert_eq!(index.eol(text, 3), Eol::None);
+//! assert_eq!(index.line_of_offset(8), 2);
+//! ```
+
+use std::ops::Range;
+
+/// The ending of one line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Eol {
+    /// `\n`
+    Lf,
+    /// `\r\n`
+    Crlf,
+    /// The last line of a text with no final newline.
+    None,
+}
+
+impl Eol {
+    /// The ending's characters.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Eol::Lf => "\n",
+            Eol::Crlf => "\r\n",
+            Eol::None => "",
+        }
+    }
+}
+
+/// The line-ending style of a whole text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EolStyle {
+    /// Every ending is `\n` (or the text has a single line without ending).
+    Lf,
+    /// Every ending is `\r\n`.
+    Crlf,
+    /// Both kinds occur; `dominant` is the more frequent one (LF on a tie).
+    Mixed {
+        /// The more frequent ending.
+        dominant: Eol,
+        /// How many lines end in `\n`.
+        lf: usize,
+        /// How many lines end in `\r\n`.
+        crlf: usize,
+    },
+    /// No line ending at all (empty or a single unterminated line).
+    None,
+}
+
+impl EolStyle {
+    /// The ending that new text should use when nothing more local is known.
+    pub fn preferred(self) -> Eol {
+        match self {
+            EolStyle::Crlf => Eol::Crlf,
+            EolStyle::Mixed { dominant, .. } => dominant,
+            EolStyle::Lf | EolStyle::None => Eol::Lf,
+        }
+    }
+
+    /// A short name for responses: `LF`, `CRLF`, `mixed` or `none`.
+    pub fn name(self) -> &'static str {
+        match self {
+            EolStyle::Lf => "LF",
+            EolStyle::Crlf => "CRLF",
+            EolStyle::Mixed { .. } => "mixed",
+            EolStyle::None => "none",
+        }
+    }
+}
+
+/// Byte offsets of the start of every line of a text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineIndex {
+    /// `starts[i]` is the byte offset where line `i + 1` starts.
+    starts: Vec<usize>,
+    /// Length of the indexed text, so spans of the last line can be computed.
+    text_len: usize,
+}
+
+impl LineIndex {
+    /// Indexes `text`. Linear in its length, using `memchr`.
+    pub fn new(text: &str) -> LineIndex {
+        let bytes = text.as_bytes();
+        let mut starts = Vec::with_capacity(bytes.len() / 40 + 1);
+        if !bytes.is_empty() {
+            starts.push(0);
+            for nl in memchr::memchr_iter(b'\n', bytes) {
+                if nl + 1 < bytes.len() {
+                    starts.push(nl + 1);
+                }
+            }
+        }
+        LineIndex {
+            starts,
+            text_len: bytes.len(),
+        }
+    }
+
+    /// Number of lines.
+    pub fn len(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// Whether the text has no lines at all (it is empty).
+    pub fn is_empty(&self) -> bool {
+        self.starts.is_empty()
+    }
+
+    /// Byte offset where line `n` (1-based) starts. `n == len() + 1` gives the
+    /// end of the text, which is where an appended line would start.
+    ///
+    /// # Panics
+    /// If `n` is 0 or greater than `len() + 1`.
+    pub fn start(&self, n: usize) -> usize {
+        assert!(n >= 1 && n <= self.len() + 1, "line {n} out of range");
+        if n == self.len() + 1 {
+            self.text_len
+        } else {
+            self.starts[n - 1]
+        }
+    }
+
+    /// Byte span of line `n` including its ending.
+    pub fn span_with_eol(&self, n: usize) -> Range<usize> {
+        self.start(n)..self.start(n + 1)
+    }
+
+    /// Byte span of line `n` without its ending.
+    pub fn span(&self, text: &str, n: usize) -> Range<usize> {
+        let full = self.span_with_eol(n);
+        let eol_len = self.eol(text, n).as_str().len();
+        full.start..full.end - eol_len
+    }
+
+    /// Byte span of lines `first..=last` including the ending of `last`.
+    pub fn span_of_lines(&self, first: usize, last: usize) -> Range<usize> {
+        self.start(first)..self.start(last + 1)
+    }
+
+    /// Text of line `n` without its ending.
+    pub fn text<'t>(&self, text: &'t str, n: usize) -> &'t str {
+        &text[self.span(text, n)]
+    }
+
+    /// The ending of line `n`.
+    pub fn eol(&self, text: &str, n: usize) -> Eol {
+        let full = self.span_with_eol(n);
+        let line = &text.as_bytes()[full];
+        match line {
+            [.., b'\r', b'\n'] => Eol::Crlf,
+            [.., b'\n'] => Eol::Lf,
+            _ => Eol::None,
+        }
+    }
+
+    /// The 1-based line that contains byte `offset`. An offset at the very end
+    /// of the text belongs to the last line.
+    pub fn line_of_offset(&self, offset: usize) -> usize {
+        match self.starts.binary_search(&offset) {
+            Ok(i) => i + 1,
+            Err(i) => i.max(1),
+        }
+    }
+
+    /// Whether the text ends with a line ending.
+    pub fn has_final_newline(&self, text: &str) -> bool {
+        text.ends_with('\n')
+    }
+
+    /// The line-ending style of the whole text.
+    pub fn eol_style(&self, text: &str) -> EolStyle {
+        let bytes = text.as_bytes();
+        let mut lf = 0usize;
+        let mut crlf = 0usize;
+        for nl in memchr::memchr_iter(b'\n', bytes) {
+            if nl > 0 && bytes[nl - 1] == b'\r' {
+                crlf += 1;
+            } else {
+                lf += 1;
+            }
+        }
+        match (lf, crlf) {
+            (0, 0) => EolStyle::None,
+            (_, 0) => EolStyle::Lf,
+            (0, _) => EolStyle::Crlf,
+            _ => EolStyle::Mixed {
+                dominant: if crlf > lf { Eol::Crlf } else { Eol::Lf },
+                lf,
+                crlf,
+            },
+        }
+    }
+
+    /// Iterates `(line_number, text_without_ending)` over all lines.
+    pub fn iter<'a>(&'a self, text: &'a str) -> impl Iterator<Item = (usize, &'a str)> + 'a {
+        (1..=self.len()).map(move |n| (n, self.text(text, n)))
+    }
+}
+
+/// Splits `text` into lines the same way [`LineIndex`] does, without building an
+/// index: each item is the line's text without its ending.
+pub fn split_lines(text: &str) -> impl Iterator<Item = &str> {
+    text.split_inclusive('\n').map(|line| {
+        let line = line.strip_suffix('\n').unwrap_or(line);
+        line.strip_suffix('\r').unwrap_or(line)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_lines_like_an_editor() {
+        assert_eq!(LineIndex::new("").len(), 0);
+        assert_eq!(LineIndex::new("a").len(), 1);
+        assert_eq!(LineIndex::new("a\n").len(), 1);
+        assert_eq!(LineIndex::new("a\n\n").len(), 2);
+        assert_eq!(LineIndex::new("\n").len(), 1);
+        assert_eq!(LineIndex::new("a\r\nb").len(), 2);
+    }
+
+    #[test]
+    fn spans_exclude_and_include_endings() {
+        let text = "ab\r\ncd\nef";
+        let index = LineIndex::new(text);
+        assert_eq!(index.span(text, 1), 0..2);
+        assert_eq!(index.span_with_eol(1), 0..4);
+        assert_eq!(index.text(text, 2), "cd");
+        assert_eq!(index.eol(text, 2), Eol::Lf);
+        assert_eq!(index.text(text, 3), "ef");
+        assert_eq!(index.eol(text, 3), Eol::None);
+        assert_eq!(index.start(4), text.len());
+        assert_eq!(index.span_of_lines(2, 3), 4..9);
+    }
+
+    #[test]
+    fn lone_carriage_return_is_text() {
+        let text = "a\rb\n";
+        let index = LineIndex::new(text);
+        assert_eq!(index.len(), 1);
+        assert_eq!(index.text(text, 1), "a\rb");
+    }
+
+    #[test]
+    fn offsets_map_to_lines() {
+        let text = "ab\ncd\n";
+        let index = LineIndex::new(text);
+        assert_eq!(index.line_of_offset(0), 1);
+        assert_eq!(index.line_of_offset(2), 1);
+        assert_eq!(index.line_of_offset(3), 2);
+        assert_eq!(index.line_of_offset(6), 2);
+    }
+
+    #[test]
+    fn styles() {
+        let style = |t: &str| LineIndex::new(t).eol_style(t);
+        assert_eq!(style(""), EolStyle::None);
+        assert_eq!(style("a"), EolStyle::None);
+        assert_eq!(style("a\nb\n"), EolStyle::Lf);
+        assert_eq!(style("a\r\nb\r\n"), EolStyle::Crlf);
+        assert_eq!(
+            style("a\r\nb\nc\r\n"),
+            EolStyle::Mixed {
+                dominant: Eol::Crlf,
+                lf: 1,
+                crlf: 2
+            }
+        );
+    }
+
+    #[test]
+    fn split_lines_agrees_with_the_index() {
+        for text in ["", "a", "a\n", "a\r\nb", "a\n\n", "\r\n", "x\ry\n"] {
+            let index = LineIndex::new(text);
+            let from_index: Vec<&str> = index.iter(text).map(|(_, l)| l).collect();
+            let from_split: Vec<&str> = split_lines(text).collect();
+            assert_eq!(from_index, from_split, "{text:?}");
+        }
+    }
+}
