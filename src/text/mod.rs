@@ -4,4 +4,9 @@
 //! unit- and property-tested in isolation. The workspace layer reads and writes
 //! files; the tools layer turns these values into JSON.
 
+pub mod document;
+pub mod edit;
+pub mod encoding;
+pub mod hash;
 pub mod lines;
+pub mod indent;
