@@ -190,7 +190,7 @@ impl Document {
     }
 
     /// Writes the exact bytes.
-    pub fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
+    pub fn write_to(&self, out: &mut (impl Write + ?Sized)) -> io::Result<()> {
         for chunk in self.chunks() {
             out.write_all(chunk)?;
         }

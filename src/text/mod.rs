@@ -8,5 +8,5 @@ pub mod document;
 pub mod edit;
 pub mod encoding;
 pub mod hash;
-pub mod lines;
 pub mod indent;
+pub mod lines;

@@ -1,0 +1,145 @@
+//! The errors of the workspace layer, with messages for whoever made the call.
+
+use std::fmt;
+use std::path::PathBuf;
+
+use super::file_lock::LockError;
+use super::read::ReadError;
+use super::roots::PathError;
+use crate::text::encoding::EncodeError;
+
+/// Something the workspace refused or could not do.
+#[derive(Debug)]
+pub enum WorkspaceError {
+    /// The path was refused or not found.
+    Path(PathError),
+    /// The file's ending is not in the allowed list.
+    ExtensionNotAllowed {
+        /// The file.
+        path: PathBuf,
+        /// The allowed endings.
+        allowed: String,
+    },
+    /// The path is a folder where a file was expected.
+    IsDirectory {
+        /// The folder.
+        path: PathBuf,
+    },
+    /// The path is a file where a folder was expected.
+    NotDirectory {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The file could not be read as text.
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        error: ReadError,
+    },
+    /// `expectedHash` is not the file's current hash.
+    StaleHash {
+        /// The file.
+        path: PathBuf,
+        /// The hash the caller sent.
+        expected: String,
+        /// The file's hash now.
+        actual: String,
+    },
+    /// `expectedHash` is not a hash at all.
+    MalformedHash {
+        /// What the caller sent.
+        given: String,
+    },
+    /// The new text cannot be written in the file's encoding.
+    Encode {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        error: EncodeError,
+    },
+    /// The file's lock could not be taken.
+    Lock {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        error: LockError,
+    },
+    /// Writing failed; the file is unchanged.
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// The system's error.
+        error: std::io::Error,
+    },
+    /// A file exists where a new one was to be created.
+    AlreadyExists {
+        /// The file.
+        path: PathBuf,
+    },
+}
+
+impl fmt::Display for WorkspaceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WorkspaceError::Path(e) => e.fmt(f),
+            WorkspaceError::ExtensionNotAllowed { path, allowed } => write!(
+                f,
+                "{} has a file ending that is not allowed (allowed: {allowed}; the server's --extensions option sets them)",
+                path.display()
+            ),
+            WorkspaceError::IsDirectory { path } => {
+                write!(f, "{} is a folder, not a file", path.display())
+            }
+            WorkspaceError::NotDirectory { path } => {
+                write!(f, "{} is a file, not a folder", path.display())
+            }
+            WorkspaceError::Read { path, error } => {
+                write!(f, "cannot read {} as text: {error}", path.display())
+            }
+            WorkspaceError::StaleHash {
+                path,
+                expected,
+                actual,
+            } => write!(
+                f,
+                "{} has changed since you read it: expectedHash is {expected} but the file's hash is now {actual}; nothing was written",
+                path.display()
+            ),
+            WorkspaceError::MalformedHash { given } => write!(
+                f,
+                "expectedHash '{given}' is not a file hash: it should be the 16 hex digits of fileHash from an earlier response"
+            ),
+            WorkspaceError::Encode { path, error } => {
+                write!(
+                    f,
+                    "cannot write {}: {error}; nothing was written",
+                    path.display()
+                )
+            }
+            WorkspaceError::Lock { path, error } => {
+                write!(
+                    f,
+                    "cannot edit {}: {error}; nothing was written",
+                    path.display()
+                )
+            }
+            WorkspaceError::Write { path, error } => write!(
+                f,
+                "writing {} failed: {error}; the file is unchanged",
+                path.display()
+            ),
+            WorkspaceError::AlreadyExists { path } => {
+                write!(f, "{} already exists", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for WorkspaceError {}
+
+impl From<PathError> for WorkspaceError {
+    fn from(e: PathError) -> Self {
+        WorkspaceError::Path(e)
+    }
+}

@@ -1,0 +1,131 @@
+//! Reading a file into a [`Document`], within the size limit.
+//!
+//! ```
+//! use mcp_server_text::workspace::read::read_document;
+//!
+//! let dir = tempfile::tempdir().unwrap();
+//! let path = dir.path().join("a.md");
+//! std::fs::write(&path, "# Title\n").unwrap();
+//! let doc = read_document(&path, 1024, None).unwrap();
+//! assert_eq!(doc.line(1), "# Title");
+//! assert!(read_document(&path, 4, None).is_err());
+//! ```
+
+use std::fmt;
+use std::io;
+use std::path::Path;
+
+use crate::text::document::Document;
+use crate::text::encoding::{DecodeError, TextEncoding};
+
+/// Why a file could not be read as text.
+#[derive(Debug)]
+pub enum ReadError {
+    /// The path is a folder.
+    IsDirectory,
+    /// The path is neither a file nor a folder (a device, a socket, …).
+    NotAFile,
+    /// The file is larger than the limit.
+    TooLarge {
+        /// Size of the file in bytes.
+        size: u64,
+        /// The limit in bytes.
+        max: u64,
+    },
+    /// The bytes are not text in a known encoding.
+    Decode(DecodeError),
+    /// The system refused to read the file.
+    Io(io::Error),
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReadError::IsDirectory => f.write_str("it is a folder, not a file"),
+            ReadError::NotAFile => f.write_str("it is not a regular file"),
+            ReadError::TooLarge { size, max } => write!(
+                f,
+                "it is {} and the limit is {} (--max-file-size)",
+                human_size(*size),
+                human_size(*max)
+            ),
+            ReadError::Decode(e) => e.fmt(f),
+            ReadError::Io(e) => write!(f, "it could not be read: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for ReadError {}
+
+/// Reads and decodes the file at `path` (a real, confined path).
+pub fn read_document(
+    path: &Path,
+    max_size: u64,
+    encoding: Option<TextEncoding>,
+) -> Result<Document, ReadError> {
+    let meta = std::fs::metadata(path).map_err(ReadError::Io)?;
+    if meta.is_dir() {
+        return Err(ReadError::IsDirectory);
+    }
+    if !meta.is_file() {
+        return Err(ReadError::NotAFile);
+    }
+    if meta.len() > max_size {
+        return Err(ReadError::TooLarge {
+            size: meta.len(),
+            max: max_size,
+        });
+    }
+    let bytes = std::fs::read(path).map_err(ReadError::Io)?;
+    if bytes.len() as u64 > max_size {
+        // The file grew between the size check and the read.
+        return Err(ReadError::TooLarge {
+            size: bytes.len() as u64,
+            max: max_size,
+        });
+    }
+    Document::decode(bytes, encoding).map_err(ReadError::Decode)
+}
+
+/// A byte count as people read it: `812 B`, `32 KB`, `4.2 MB`.
+pub fn human_size(bytes: u64) -> String {
+    const KB: f64 = 1024.0;
+    let b = bytes as f64;
+    if b < KB {
+        format!("{bytes} B")
+    } else if b < KB * KB {
+        format!("{:.0} KB", (b / KB).max(1.0))
+    } else if b < KB * KB * KB {
+        format!("{:.1} MB", b / (KB * KB))
+    } else {
+        format!("{:.1} GB", b / (KB * KB * KB))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_read_like_people_write_them() {
+        assert_eq!(human_size(812), "812 B");
+        assert_eq!(human_size(32 * 1024 + 100), "32 KB");
+        assert_eq!(human_size(4 * 1024 * 1024 + 300_000), "4.3 MB");
+    }
+
+    #[test]
+    fn refuses_folders_and_big_files() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(matches!(
+            read_document(dir.path(), 10, None),
+            Err(ReadError::IsDirectory)
+        ));
+        let path = dir.path().join("big.txt");
+        std::fs::write(&path, "0123456789a").unwrap();
+        let err = read_document(&path, 10, None).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "it is 11 B and the limit is 10 B (--max-file-size)"
+        );
+    }
+}
