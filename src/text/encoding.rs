@@ -346,7 +346,7 @@ fn decode_utf8(bytes: Vec<u8>, bom: bool) -> Result<Decoded, DecodeError> {
 }
 
 fn decode_utf16(body: &[u8], encoding: TextEncoding, bom: bool) -> Result<Decoded, DecodeError> {
-    if body.len() % 2 != 0 {
+    if !body.len().is_multiple_of(2) {
         return Err(DecodeError::Malformed {
             encoding: encoding.name(),
         });
