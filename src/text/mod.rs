@@ -4,9 +4,12 @@
 //! unit- and property-tested in isolation. The workspace layer reads and writes
 //! files; the tools layer turns these values into JSON.
 
+pub mod diff;
 pub mod document;
 pub mod edit;
 pub mod encoding;
+pub mod excerpt;
 pub mod hash;
 pub mod indent;
 pub mod lines;
+pub mod literal;

@@ -1,1 +1,10 @@
-//! The tools: one module per MCP tool, built from the text core and the workspace.
+//! The tools: one module per MCP tool, built from the text core and the
+//! workspace. Each tool is a [`tool::Tool`]: typed parameters with a JSON
+//! schema, a description, and `run`. [`registry`] lists the tools a server
+//! offers and calls them by name.
+
+pub mod advice;
+pub mod args;
+pub mod context;
+pub mod error;
+pub mod tool;

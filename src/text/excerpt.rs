@@ -1,0 +1,134 @@
+//! Excerpts of a document for responses: numbered lines, the context lines
+//! around an edit, and short previews of long text.
+//!
+//! ```
+//! use mcp_server_text::text::document::Document;
+//! use mcp_server_text::text::edit::LineSpan;
+//! use mcp_server_text::text::excerpt::{context_around, preview};
+//!
+//! let doc = Document::decode(b"a\nb\nc\nd\ne\n".to_vec(), None).unwrap();
+//! let ctx = context_around(&doc, LineSpan::new(3, 3), 1);
+//! assert_eq!(ctx.before_lines[0].number, 2);
+//! assert_eq!(ctx.after_lines[0].text, "d");
+//! assert_eq!(preview("x\ny\nz", 2, 100), "x\ny\n… (1 more line)");
+//! ```
+
+use serde::Serialize;
+
+use super::document::Document;
+use super::edit::LineSpan;
+
+/// Lines of context shown before and after an edit.
+pub const CONTEXT_LINES: usize = 3;
+
+/// Longest line text shown in context; longer lines are cut with `…`.
+pub const MAX_CONTEXT_LINE: usize = 500;
+
+/// One line with its 1-based number.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct NumberedLine {
+    /// 1-based line number.
+    pub number: usize,
+    /// The line's text, without its ending.
+    pub text: String,
+}
+
+/// The lines just before and just after a span of the edited file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ContextLines {
+    /// Up to three lines before the span.
+    pub before_lines: Vec<NumberedLine>,
+    /// Up to three lines after the span.
+    pub after_lines: Vec<NumberedLine>,
+}
+
+/// `n` lines before and after `span` (which may be empty: `end == start - 1`).
+pub fn context_around(doc: &Document, span: LineSpan, n: usize) -> ContextLines {
+    let count = doc.line_count();
+    let first_before = span.start.saturating_sub(n).max(1);
+    let before_lines = (first_before..span.start.min(count + 1))
+        .map(|k| numbered(doc, k))
+        .collect();
+    let after_start = span.end + 1;
+    let after_lines = (after_start.max(1)..=(span.end + n).min(count))
+        .map(|k| numbered(doc, k))
+        .collect();
+    ContextLines {
+        before_lines,
+        after_lines,
+    }
+}
+
+/// Line `k` of `doc`, cut to [`MAX_CONTEXT_LINE`] characters.
+pub fn numbered(doc: &Document, k: usize) -> NumberedLine {
+    NumberedLine {
+        number: k,
+        text: cut(doc.line(k), MAX_CONTEXT_LINE),
+    }
+}
+
+/// `s` cut to at most `max_chars` characters, with `…` when cut.
+pub fn cut(s: &str, max_chars: usize) -> String {
+    match s.char_indices().nth(max_chars) {
+        Some((at, _)) => format!("{}…", &s[..at]),
+        None => s.to_string(),
+    }
+}
+
+/// A preview of `text`: at most `max_lines` lines and `max_chars` characters,
+/// saying how much was left out.
+pub fn preview(text: &str, max_lines: usize, max_chars: usize) -> String {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let shown: Vec<&str> = lines.iter().take(max_lines).copied().collect();
+    let mut out = cut(&shown.join("\n"), max_chars);
+    let hidden = lines.len().saturating_sub(shown.len());
+    if hidden > 0 {
+        let plural = if hidden == 1 { "" } else { "s" };
+        out.push_str(&format!("\n… ({hidden} more line{plural})"));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn context_at_the_edges() {
+        let doc = Document::decode(b"1\n2\n3\n4\n5".to_vec(), None).unwrap();
+        let ctx = context_around(&doc, LineSpan::new(1, 2), 3);
+        assert!(ctx.before_lines.is_empty());
+        assert_eq!(
+            ctx.after_lines.iter().map(|l| l.number).collect::<Vec<_>>(),
+            [3, 4, 5]
+        );
+        let ctx = context_around(&doc, LineSpan::new(5, 5), 3);
+        assert_eq!(
+            ctx.before_lines
+                .iter()
+                .map(|l| l.number)
+                .collect::<Vec<_>>(),
+            [2, 3, 4]
+        );
+        assert!(ctx.after_lines.is_empty());
+        // An empty span after a deletion of the last lines.
+        let ctx = context_around(&doc, LineSpan::new(6, 5), 2);
+        assert_eq!(
+            ctx.before_lines
+                .iter()
+                .map(|l| l.number)
+                .collect::<Vec<_>>(),
+            [4, 5]
+        );
+        assert!(ctx.after_lines.is_empty());
+    }
+
+    #[test]
+    fn cutting_counts_characters() {
+        assert_eq!(cut("héllo", 2), "hé…");
+        assert_eq!(cut("hé", 2), "hé");
+        assert_eq!(preview("a\nb", 5, 100), "a\nb");
+        assert_eq!(preview("a\nb\nc\nd", 2, 100), "a\nb\n… (2 more lines)");
+    }
+}

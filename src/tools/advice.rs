@@ -1,0 +1,138 @@
+//! Turning workspace errors into tool errors with advice: for each way a path
+//! or a file can be refused, what the caller should do next.
+
+use std::path::Path;
+
+use rapidfuzz::distance::levenshtein;
+use serde_json::json;
+
+use super::error::ToolError;
+use crate::text::encoding::DecodeError;
+use crate::workspace::WorkspaceError;
+use crate::workspace::read::ReadError;
+use crate::workspace::roots::PathError;
+
+impl From<WorkspaceError> for ToolError {
+    fn from(error: WorkspaceError) -> ToolError {
+        let message = error.to_string();
+        let base = ToolError::new(capitalize(&message));
+        match error {
+            WorkspaceError::Path(path) => advise_path(base, &path),
+            WorkspaceError::ExtensionNotAllowed { .. } => base.suggest(
+                "Only files with an allowed ending can be opened; start the server with --extensions to change the list (--extensions '*' allows every text file)",
+            ),
+            WorkspaceError::IsDirectory { path } => base.suggest(format!(
+                "Give the path of a file inside it; ListFiles with path '{}' lists them",
+                path.display()
+            )),
+            WorkspaceError::NotDirectory { path } => base.suggest(format!(
+                "Give a folder; '{}' is a file",
+                path.display()
+            )),
+            WorkspaceError::Read { error, .. } => advise_read(base, &error),
+            WorkspaceError::StaleHash { actual, .. } => base
+                .suggest("Read the file again (TextRead or TextInspect) to see what changed, then redo the edit against the current text")
+                .suggest(format!("Pass expectedHash \"{actual}\" once you have re-read the file"))
+                .detail("fileHash", json!(actual)),
+            WorkspaceError::MalformedHash { .. } => base.suggest(
+                "Copy fileHash from the latest response about this file, or leave expectedHash out",
+            ),
+            WorkspaceError::Encode { .. } => base.suggest(
+                "Use only characters the file's encoding can hold, or convert the file to UTF-8 first",
+            ),
+            WorkspaceError::Lock { .. } => {
+                base.suggest("Another edit of this file is in progress; retry in a moment")
+            }
+            WorkspaceError::Write { .. } => base.suggest(
+                "Check that the folder is writable and the disk is not full, then retry",
+            ),
+            WorkspaceError::AlreadyExists { .. } => base.suggest(
+                "Choose another path, or edit the existing file instead",
+            ),
+        }
+    }
+}
+
+fn advise_path(base: ToolError, error: &PathError) -> ToolError {
+    match error {
+        PathError::Outside { roots, .. } | PathError::SymlinkOutside { roots, .. } => {
+            let roots: Vec<String> = roots.iter().map(|r| r.display().to_string()).collect();
+            base.suggest(format!(
+                "Use a path inside the allowed folders ({}); relative paths start at {}",
+                roots.join(", "),
+                roots
+                    .first()
+                    .map(String::as_str)
+                    .unwrap_or("the first root")
+            ))
+        }
+        PathError::NotFound { resolved, .. } => {
+            let mut err = base;
+            for similar in similar_names(resolved) {
+                err = err.suggest(format!("Did you mean '{similar}'?"));
+            }
+            err.suggest("Paths are absolute or relative to the first root; ListFiles and ListDirectories show what exists")
+        }
+        PathError::DanglingSymlink { .. } => {
+            base.suggest("Fix or remove the symbolic link, or use the path of an existing file")
+        }
+        PathError::Empty => {
+            base.suggest("Pass the file's path, absolute or relative to the first root")
+        }
+        PathError::NoRoots => {
+            base.suggest("Start the server with a root folder, or let the client send its roots")
+        }
+        _ => base.suggest("Paths are absolute or relative to the first root"),
+    }
+}
+
+fn advise_read(base: ToolError, error: &ReadError) -> ToolError {
+    match error {
+        ReadError::TooLarge { .. } => base.suggest(
+            "Start the server with a larger --max-file-size to work on this file",
+        ),
+        ReadError::Decode(DecodeError::InvalidUtf8 { likely, .. }) => match likely {
+            Some(enc) => base.suggest(format!(
+                "If the file is in {enc}, the editor tools (get_text_file_contents, patch_text_file_contents) take an encoding parameter: encoding \"{enc}\""
+            )),
+            None => base.suggest("Only UTF-8 and UTF-16 files (with BOM) are read without naming an encoding"),
+        },
+        ReadError::Decode(DecodeError::Binary { .. }) => {
+            base.suggest("Only text files can be read or edited")
+        }
+        ReadError::IsDirectory => base.suggest("Give the path of a file, not a folder"),
+        _ => base,
+    }
+}
+
+/// Names in the folder of a missing path that look like the missing name.
+fn similar_names(missing: &Path) -> Vec<String> {
+    let (Some(parent), Some(name)) = (missing.parent(), missing.file_name()) else {
+        return Vec::new();
+    };
+    let name = name.to_string_lossy().to_lowercase();
+    let Ok(entries) = std::fs::read_dir(parent) else {
+        return Vec::new();
+    };
+    let mut scored: Vec<(f64, String)> = entries
+        .flatten()
+        .take(5000)
+        .filter_map(|entry| {
+            let candidate = entry.file_name().to_string_lossy().into_owned();
+            let score =
+                levenshtein::normalized_similarity(name.chars(), candidate.to_lowercase().chars());
+            (score >= 0.6).then(|| (score, parent.join(&candidate).display().to_string()))
+        })
+        .collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+    scored.into_iter().take(3).map(|(_, p)| p).collect()
+}
+
+/// Upper-cases the first letter, so messages read as sentences.
+pub fn capitalize(message: &str) -> String {
+    let mut chars = message.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}

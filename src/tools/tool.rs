@@ -1,0 +1,201 @@
+//! The shape of a tool: typed parameters and output with JSON schemas, a
+//! description, MCP annotations, and one function from parameters to output.
+//!
+//! [`ToolEntry`] erases the types so the faces can list and call tools by name.
+
+use std::sync::Arc;
+
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+use super::args::parse_args;
+use super::context::ToolContext;
+use super::error::ToolError;
+
+/// The toolsets a server can switch on (`--toolsets`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Toolset {
+    /// TextInspect, TextRead, TextPatch, TextReplace, TextSearch.
+    Text,
+    /// ListDirectories, ListFiles, Move, RemoveFile.
+    Files,
+    /// edit_code.
+    Code,
+    /// The mcp-text-editor API.
+    Editor,
+}
+
+impl Toolset {
+    /// Every toolset.
+    pub const ALL: [Toolset; 4] = [
+        Toolset::Text,
+        Toolset::Files,
+        Toolset::Code,
+        Toolset::Editor,
+    ];
+
+    /// The toolsets on when `--toolsets` is not given.
+    pub const DEFAULT: [Toolset; 3] = [Toolset::Text, Toolset::Files, Toolset::Code];
+
+    /// The name used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Toolset::Text => "text",
+            Toolset::Files => "files",
+            Toolset::Code => "code",
+            Toolset::Editor => "editor",
+        }
+    }
+
+    /// Looks a toolset up by name.
+    pub fn from_name(name: &str) -> Option<Toolset> {
+        Toolset::ALL
+            .into_iter()
+            .find(|t| t.name().eq_ignore_ascii_case(name.trim()))
+    }
+}
+
+/// What a tool does to files, for MCP annotations and `--read-only`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Effects {
+    /// Changes nothing.
+    pub read_only: bool,
+    /// May overwrite or remove existing content.
+    pub destructive: bool,
+    /// Calling it twice with the same arguments has no further effect.
+    pub idempotent: bool,
+}
+
+impl Effects {
+    /// A tool that only reads.
+    pub const READ_ONLY: Effects = Effects {
+        read_only: true,
+        destructive: false,
+        idempotent: true,
+    };
+
+    /// A tool that changes existing content.
+    pub const EDITS: Effects = Effects {
+        read_only: false,
+        destructive: true,
+        idempotent: false,
+    };
+}
+
+/// A tool: its parameters, output, metadata and behaviour.
+pub trait Tool: 'static {
+    /// The parameters, deserialized strictly from the call's arguments.
+    type Params: DeserializeOwned + JsonSchema;
+    /// The successful result.
+    type Output: Serialize + JsonSchema;
+
+    /// The tool's name.
+    const NAME: &'static str;
+    /// A short human-readable title.
+    const TITLE: &'static str;
+    /// The toolset it belongs to.
+    const TOOLSET: Toolset;
+    /// What it does to files.
+    const EFFECTS: Effects;
+
+    /// The description an agent reads to decide when to call it.
+    fn description() -> &'static str;
+
+    /// Runs the tool.
+    fn run(ctx: &ToolContext, params: Self::Params) -> Result<Self::Output, ToolError>;
+}
+
+type CallFn = dyn Fn(&ToolContext, Value) -> Result<Value, ToolError> + Send + Sync;
+
+/// A tool with its types erased, ready to be listed and called by name.
+#[derive(Clone)]
+pub struct ToolEntry {
+    /// The tool's name.
+    pub name: &'static str,
+    /// A short human-readable title.
+    pub title: &'static str,
+    /// The toolset it belongs to.
+    pub toolset: Toolset,
+    /// What it does to files.
+    pub effects: Effects,
+    /// The description.
+    pub description: &'static str,
+    /// JSON schema of the arguments.
+    pub input_schema: Arc<Map<String, Value>>,
+    /// JSON schema of a successful result.
+    pub output_schema: Arc<Map<String, Value>>,
+    call: Arc<CallFn>,
+}
+
+impl std::fmt::Debug for ToolEntry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ToolEntry")
+            .field("name", &self.name)
+            .finish()
+    }
+}
+
+impl ToolEntry {
+    /// The entry for tool `T`.
+    pub fn of<T: Tool>() -> ToolEntry {
+        ToolEntry {
+            name: T::NAME,
+            title: T::TITLE,
+            toolset: T::TOOLSET,
+            effects: T::EFFECTS,
+            description: T::description(),
+            input_schema: Arc::new(schema_object::<T::Params>(false)),
+            output_schema: Arc::new(schema_object::<T::Output>(true)),
+            call: Arc::new(|ctx, args| {
+                let (params, notes) = parse_args::<T::Params>(T::NAME, args)?;
+                let output = T::run(ctx, params)?;
+                let mut value = serde_json::to_value(output).map_err(|e| {
+                    ToolError::new(format!("{} could not encode its result: {e}", T::NAME))
+                })?;
+                add_notes(&mut value, notes);
+                Ok(value)
+            }),
+        }
+    }
+
+    /// Calls the tool with JSON arguments.
+    pub fn call(&self, ctx: &ToolContext, args: Value) -> Result<Value, ToolError> {
+        (self.call)(ctx, args)
+    }
+}
+
+fn add_notes(value: &mut Value, notes: Vec<String>) {
+    if notes.is_empty() {
+        return;
+    }
+    if let Value::Object(map) = value {
+        let joined = notes.join("; ");
+        let note = match map.get("note").and_then(Value::as_str) {
+            Some(existing) if !existing.is_empty() => format!("{existing}; {joined}"),
+            _ => joined,
+        };
+        map.insert("note".into(), Value::String(note));
+    }
+}
+
+/// A JSON schema as an object with `type: object` at the root, subschemas
+/// inlined where possible (some clients do not follow `$ref`).
+fn schema_object<T: JsonSchema>(for_output: bool) -> Map<String, Value> {
+    let mut settings = schemars::generate::SchemaSettings::draft2020_12();
+    settings.inline_subschemas = true;
+    if for_output {
+        settings = settings.for_serialize();
+    }
+    let schema = settings.into_generator().into_root_schema_for::<T>();
+    let mut map = match serde_json::to_value(schema) {
+        Ok(Value::Object(map)) => map,
+        _ => Map::new(),
+    };
+    map.remove("title");
+    map.remove("$schema");
+    map.entry("type")
+        .or_insert_with(|| Value::String("object".into()));
+    map
+}
