@@ -1,1 +1,7 @@
-//! The faces: the MCP server and the command line, both calling the same tools.
+//! The faces: the MCP server (stdio and streamable HTTP) and the command line,
+//! both thin, both calling the same [`crate::tools::registry::Registry`].
+
+pub mod cli;
+pub mod http;
+pub mod mcp;
+pub mod stdio;

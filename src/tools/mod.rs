@@ -6,5 +6,9 @@
 pub mod advice;
 pub mod args;
 pub mod context;
+pub mod edit_report;
 pub mod error;
+pub mod guidance;
+pub mod registry;
+pub mod text_replace;
 pub mod tool;

@@ -120,6 +120,16 @@ impl Workspace {
         })
     }
 
+    /// A workspace with the same roots, options and lock folder whose roots can
+    /// then change independently (one per client session).
+    pub fn fork(&self) -> Workspace {
+        Workspace {
+            roots: RwLock::new(self.roots()),
+            options: self.options.clone(),
+            locks: self.locks.clone(),
+        }
+    }
+
     /// The current roots.
     pub fn roots(&self) -> Arc<Roots> {
         self.roots.read().unwrap_or_else(|e| e.into_inner()).clone()

@@ -1,0 +1,422 @@
+//! The command line: serve MCP over stdio (the default) or HTTP, call one tool
+//! (`call`), or list the tools (`tools`). Every option also has an environment
+//! variable, so client configurations can set them either way.
+
+use std::io::{IsTerminal, Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use clap::{Args, Parser, Subcommand};
+use serde_json::Value;
+
+use super::mcp::{TextServer, mcp_tool};
+use crate::tools::context::{Settings, ToolContext};
+use crate::tools::registry::Registry;
+use crate::tools::tool::Toolset;
+use crate::workspace::extensions::{DEFAULT_EXTENSIONS, ExtensionFilter};
+use crate::workspace::{DEFAULT_MAX_FILE_SIZE, Workspace, WorkspaceOptions};
+
+const AFTER_HELP: &str = "\
+Examples:
+  mcp-server-text ~/notes                       serve ~/notes to an MCP client over stdio
+  mcp-server-text --http 127.0.0.1:8080 ~/notes serve it over streamable HTTP at /mcp
+  mcp-server-text call TextInspect '{\"filePath\": \"README.md\"}' --root ~/notes
+  mcp-server-text tools                         list every tool with its schema
+
+Toolsets: text (TextInspect, TextRead, TextPatch, TextReplace, TextSearch), files (ListDirectories,
+ListFiles, Move, RemoveFile), code (edit_code), editor (the mcp-text-editor API). Default: text,files,code.";
+
+/// MCP server and command line for precise, safe edits of text, Markdown and source files.
+#[derive(Debug, Parser)]
+#[command(name = "mcp-server-text", version, about, after_help = AFTER_HELP)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct Cli {
+    /// Root folders the tools may work in (default: the current folder). An MCP
+    /// client that offers roots replaces them.
+    #[arg(value_name = "ROOT", env = "MCP_TEXT_ROOTS", value_delimiter = ',')]
+    pub roots: Vec<PathBuf>,
+
+    #[command(flatten)]
+    pub options: ServerOptions,
+
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// Options shared by serving and `call`.
+#[derive(Debug, Clone, Args)]
+pub struct ServerOptions {
+    /// Serve MCP over streamable HTTP at ADDR (path /mcp) instead of stdio, e.g. 127.0.0.1:8080.
+    #[arg(long, value_name = "ADDR", env = "MCP_TEXT_HTTP", global = true)]
+    pub http: Option<String>,
+
+    /// Comma-separated toolsets to switch on: text, files, code, editor, or all.
+    #[arg(
+        long,
+        value_name = "LIST",
+        env = "MCP_TEXT_TOOLSETS",
+        default_value = "text,files,code",
+        global = true
+    )]
+    pub toolsets: String,
+
+    /// Comma-separated file endings the tools may open (e.g. md,txt,rs), or '*' for any. [default: common text, Markdown, config and source endings; see --help]
+    #[arg(long, value_name = "LIST", env = "MCP_TEXT_EXTENSIONS", global = true, long_help = extensions_help())]
+    pub extensions: Option<String>,
+
+    /// Offer only tools that change nothing.
+    #[arg(long, env = "MCP_TEXT_READ_ONLY", global = true)]
+    pub read_only: bool,
+
+    /// Largest file the tools read, e.g. 256MB, 1GB, 500000.
+    #[arg(long, value_name = "SIZE", env = "MCP_TEXT_MAX_FILE_SIZE", default_value = "256MB", value_parser = parse_size, global = true)]
+    pub max_file_size: u64,
+
+    /// Let edit_code run the validate_command a caller passes (in the file's root, with a timeout).
+    #[arg(long, env = "MCP_TEXT_ALLOW_VALIDATE_COMMAND", global = true)]
+    pub allow_validate_command: bool,
+
+    /// After an edit_code edit, run the language's formatter if it is installed (rustfmt, gofmt, ...).
+    #[arg(long, env = "MCP_TEXT_FORMAT", global = true)]
+    pub format: bool,
+
+    /// How much to log on stderr: error, warn, info, debug or trace.
+    #[arg(
+        long,
+        value_name = "LEVEL",
+        env = "MCP_TEXT_LOG_LEVEL",
+        default_value = "info",
+        global = true
+    )]
+    pub log_level: String,
+}
+
+fn extensions_help() -> String {
+    format!(
+        "Comma-separated file endings the tools may open, or '*' for any text file. An entry matches a file's extension or its whole name (Makefile).\n\nDefault: {}",
+        DEFAULT_EXTENSIONS.join(", ")
+    )
+}
+
+/// What to do instead of serving.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Call one tool and print its result JSON (exit status 1 on a tool error).
+    Call {
+        /// The tool's name, e.g. TextRead.
+        tool: String,
+        /// The arguments as a JSON object; '-' or nothing reads them from stdin.
+        args: Option<String>,
+        /// Root folder (repeatable; default: the current folder).
+        #[arg(long = "root", value_name = "DIR")]
+        roots: Vec<PathBuf>,
+    },
+    /// List every tool with its description and JSON schemas.
+    Tools {
+        /// Print the list as MCP's tools/list returns it.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// Parses sizes such as `256MB`, `1.5G`, `10k` or `4096`.
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim().to_ascii_lowercase();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (number, unit) = t.split_at(split);
+    let number: f64 = number
+        .parse()
+        .map_err(|_| format!("'{s}' is not a size; write e.g. 256MB, 1GB or 500000"))?;
+    let factor: u64 = match unit.trim() {
+        "" | "b" => 1,
+        "k" | "kb" | "kib" => 1 << 10,
+        "m" | "mb" | "mib" => 1 << 20,
+        "g" | "gb" | "gib" => 1 << 30,
+        other => {
+            return Err(format!(
+                "unknown size unit '{other}' in '{s}'; use B, KB, MB or GB"
+            ));
+        }
+    };
+    Ok((number * factor as f64) as u64)
+}
+
+/// Parses `--toolsets`.
+pub fn parse_toolsets(spec: &str) -> Result<Vec<Toolset>, String> {
+    let mut sets = Vec::new();
+    for name in spec.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        if name.eq_ignore_ascii_case("all") {
+            return Ok(Toolset::ALL.to_vec());
+        }
+        match Toolset::from_name(name) {
+            Some(set) if !sets.contains(&set) => sets.push(set),
+            Some(_) => {}
+            None => {
+                return Err(format!(
+                    "unknown toolset '{name}': choose from text, files, code, editor, or all"
+                ));
+            }
+        }
+    }
+    if sets.is_empty() {
+        return Err("--toolsets is empty: choose from text, files, code, editor, or all".into());
+    }
+    Ok(sets)
+}
+
+/// Everything a face needs, built from the options.
+pub struct Setup {
+    /// The tools switched on.
+    pub registry: Arc<Registry>,
+    /// The roots and file rules.
+    pub workspace: Arc<Workspace>,
+    /// Server-wide settings.
+    pub settings: Arc<Settings>,
+}
+
+impl ServerOptions {
+    /// Builds the registry, workspace and settings for `roots`.
+    pub fn setup(&self, roots: Vec<PathBuf>) -> Result<Setup, String> {
+        let toolsets = parse_toolsets(&self.toolsets)?;
+        let registry = Registry::new(&toolsets, self.read_only);
+        let extensions = match &self.extensions {
+            Some(spec) => ExtensionFilter::parse(spec),
+            None => ExtensionFilter::default(),
+        };
+        let options = WorkspaceOptions {
+            extensions,
+            max_file_size: self.max_file_size,
+            ..WorkspaceOptions::default()
+        };
+        let roots = if roots.is_empty() {
+            vec![
+                std::env::current_dir()
+                    .map_err(|e| format!("cannot read the current folder: {e}"))?,
+            ]
+        } else {
+            roots
+        };
+        let workspace = Workspace::new(roots, options).map_err(|e| e.to_string())?;
+        let settings = Settings {
+            allow_validate_command: self.allow_validate_command,
+            format_after_edit: self.format,
+            enabled_tools: registry.names(),
+        };
+        Ok(Setup {
+            registry: Arc::new(registry),
+            workspace: Arc::new(workspace),
+            settings: Arc::new(settings),
+        })
+    }
+}
+
+fn init_logging(level: &str) {
+    let filter =
+        tracing_subscriber::EnvFilter::try_new(format!("mcp_server_text={level},rmcp=warn"))
+            .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
+        .try_init();
+}
+
+/// Runs the program.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    debug_assert!(DEFAULT_MAX_FILE_SIZE > 0);
+    match cli.command {
+        Some(Command::Call { tool, args, roots }) => call(&cli.options, roots, &tool, args),
+        Some(Command::Tools { json }) => list_tools(&cli.options, json),
+        None => serve(&cli.options, cli.roots),
+    }
+}
+
+/// Prints to stdout, ignoring a closed pipe (`mcp-server-text tools | head`).
+fn out(text: &str) {
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(text.as_bytes());
+    let _ = stdout.write_all(b"\n");
+    let _ = stdout.flush();
+}
+
+fn fail(message: impl std::fmt::Display) -> ExitCode {
+    eprintln!("mcp-server-text: {message}");
+    ExitCode::from(2)
+}
+
+fn call(
+    options: &ServerOptions,
+    roots: Vec<PathBuf>,
+    tool: &str,
+    args: Option<String>,
+) -> ExitCode {
+    init_logging(if options.log_level == "info" {
+        "warn"
+    } else {
+        &options.log_level
+    });
+    let setup = match options.setup(roots) {
+        Ok(s) => s,
+        Err(e) => return fail(e),
+    };
+    let raw = match args.as_deref() {
+        None | Some("-") => {
+            let mut buf = String::new();
+            if let Err(e) = std::io::stdin().read_to_string(&mut buf) {
+                return fail(format!("cannot read the arguments from stdin: {e}"));
+            }
+            buf
+        }
+        Some(s) => s.to_string(),
+    };
+    let args: Value = if raw.trim().is_empty() {
+        Value::Null
+    } else {
+        match serde_json::from_str(&raw) {
+            Ok(v) => v,
+            Err(e) => return fail(format!("the arguments are not valid JSON: {e}")),
+        }
+    };
+    let ctx = ToolContext::new(setup.workspace, setup.settings);
+    let outcome = setup.registry.call(&ctx, tool, args);
+    let (value, code) = match outcome {
+        Ok(v) => (v, ExitCode::SUCCESS),
+        Err(e) => (e.to_json(), ExitCode::from(1)),
+    };
+    out(&serde_json::to_string_pretty(&value).unwrap_or_default());
+    code
+}
+
+fn list_tools(options: &ServerOptions, json: bool) -> ExitCode {
+    let toolsets = match parse_toolsets(&options.toolsets) {
+        Ok(t) => t,
+        Err(e) => return fail(e),
+    };
+    let registry = Registry::new(&toolsets, options.read_only);
+    if json {
+        let tools: Vec<_> = registry.entries().iter().map(mcp_tool).collect();
+        out(
+            &serde_json::to_string_pretty(&serde_json::json!({ "tools": tools }))
+                .unwrap_or_default(),
+        );
+        return ExitCode::SUCCESS;
+    }
+    let mut text = String::new();
+    for entry in registry.entries() {
+        let e = entry.effects;
+        text.push_str(&format!(
+            "{} — {} [toolset {}]\nannotations: readOnlyHint={} destructiveHint={} idempotentHint={} openWorldHint=false\n\n{}\n\ninput schema:\n{}\noutput schema:\n{}\n\n{}\n\n",
+            entry.name,
+            entry.title,
+            entry.toolset.name(),
+            e.read_only,
+            e.destructive,
+            e.idempotent,
+            entry.description,
+            serde_json::to_string_pretty(entry.input_schema.as_ref()).unwrap_or_default(),
+            serde_json::to_string_pretty(entry.output_schema.as_ref()).unwrap_or_default(),
+            "-".repeat(72)
+        ));
+    }
+    out(text.trim_end());
+    ExitCode::SUCCESS
+}
+
+fn serve(options: &ServerOptions, roots: Vec<PathBuf>) -> ExitCode {
+    init_logging(&options.log_level);
+    let setup = match options.setup(roots) {
+        Ok(s) => s,
+        Err(e) => return fail(e),
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => return fail(format!("cannot start the async runtime: {e}")),
+    };
+    announce(&setup, options);
+    let server = TextServer::new(setup.registry, setup.workspace, setup.settings);
+    let result = runtime.block_on(async move {
+        match &options.http {
+            Some(addr) => super::http::serve_http(server, addr).await,
+            None => super::stdio::serve_stdio(server).await,
+        }
+    });
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => fail(e),
+    }
+}
+
+/// Tells a person who started the server by hand what it serves. Goes to
+/// stderr: stdout carries only protocol messages.
+fn announce(setup: &Setup, options: &ServerOptions) {
+    let roots = setup.workspace.roots();
+    let root_list: Vec<String> = roots
+        .list()
+        .iter()
+        .map(|r| r.display().to_string())
+        .collect();
+    let transport = match &options.http {
+        Some(addr) => format!("streamable HTTP at http://{addr}/mcp"),
+        None => "stdio".to_string(),
+    };
+    let mut text = format!(
+        "mcp-server-text {} serving {} root{}: {}\n  tools ({}): {}\n  transport: {transport}\n",
+        env!("CARGO_PKG_VERSION"),
+        root_list.len(),
+        if root_list.len() == 1 { "" } else { "s" },
+        root_list.join(", "),
+        setup.registry.entries().len(),
+        setup.registry.names().join(", "),
+    );
+    if options.http.is_none() {
+        text.push_str("  waiting for an MCP client on stdin (this is not an interactive prompt; Ctrl-C quits)\n");
+        text.push_str("  to try a tool by hand: mcp-server-text call TextInspect '{\"filePath\": \"README.md\"}'\n");
+    } else {
+        text.push_str("  waiting for MCP clients (Ctrl-C quits)\n");
+    }
+    if std::io::stdin().is_terminal() || options.http.is_some() {
+        eprint!("{text}");
+    } else {
+        for line in text.lines() {
+            tracing::info!("{}", line.trim());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("256MB"), Ok(256 << 20));
+        assert_eq!(parse_size("1.5g"), Ok(3 << 29));
+        assert_eq!(parse_size("4096"), Ok(4096));
+        assert!(parse_size("lots").is_err());
+        assert!(parse_size("5 parsecs").is_err());
+    }
+
+    #[test]
+    fn toolsets() {
+        assert_eq!(
+            parse_toolsets("text,files"),
+            Ok(vec![Toolset::Text, Toolset::Files])
+        );
+        assert_eq!(parse_toolsets("all"), Ok(Toolset::ALL.to_vec()));
+        assert!(parse_toolsets("text,bogus").is_err());
+        assert!(parse_toolsets("").is_err());
+    }
+
+    #[test]
+    fn cli_definition_is_consistent() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+}

@@ -1,0 +1,96 @@
+//! The fields every editing tool reports (seed 000 §2g): what changed, the
+//! lines around it in the new file, a preview, the new `fileHash`, and in a
+//! dry run the diff that would have been written.
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use crate::text::diff::{DEFAULT_CONTEXT, unified_diff};
+use crate::text::document::Document;
+use crate::text::edit::LineSpan;
+use crate::text::excerpt::{CONTEXT_LINES, ContextLines, context_around, preview};
+use crate::workspace::Edited;
+
+/// Lines shown in a preview.
+pub const PREVIEW_LINES: usize = 12;
+/// Characters shown in a preview.
+pub const PREVIEW_CHARS: usize = 800;
+
+/// The text before and after an edit, shortened.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Preview {
+    /// What was there.
+    pub before: String,
+    /// What is there now.
+    pub after: String,
+}
+
+impl Preview {
+    /// A preview of replacing `before` with `after`.
+    pub fn new(before: &str, after: &str) -> Preview {
+        Preview {
+            before: preview(before, PREVIEW_LINES, PREVIEW_CHARS),
+            after: preview(after, PREVIEW_LINES, PREVIEW_CHARS),
+        }
+    }
+}
+
+/// What was written, or in a dry run what would have been.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct WriteSummary {
+    /// The file's hash after the edit (in a dry run: what it would be). Pass it
+    /// as `expectedHash` to the next edit of this file.
+    pub file_hash: String,
+    /// Present and true when nothing was written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dry_run: Option<bool>,
+    /// In a dry run, the unified diff of the change.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diff: Option<String>,
+}
+
+impl WriteSummary {
+    /// The summary of an edit done through [`crate::workspace::Workspace::edit`].
+    pub fn of<T>(edited: &Edited<T>) -> WriteSummary {
+        WriteSummary::new(
+            &edited.before,
+            &edited.after,
+            edited.written,
+            &edited.path.display(),
+        )
+    }
+
+    /// The summary of writing `after` over `before`.
+    pub fn new(before: &Document, after: &Document, written: bool, label: &str) -> WriteSummary {
+        WriteSummary {
+            file_hash: after.hash(),
+            dry_run: (!written).then_some(true),
+            diff: (!written).then(|| {
+                unified_diff(
+                    before.text(),
+                    after.text(),
+                    label.trim_start_matches('/'),
+                    DEFAULT_CONTEXT,
+                )
+            }),
+        }
+    }
+}
+
+/// The context lines around `span` of the edited document.
+pub fn context(after: &Document, span: LineSpan) -> ContextLines {
+    context_around(after, span, CONTEXT_LINES)
+}
+
+/// `File now has N lines (was M)`, when the count changed.
+pub fn line_count_note(before: &Document, after: &Document) -> Option<String> {
+    let (was, now) = (before.line_count(), after.line_count());
+    (was != now).then(|| format!("File now has {now} lines (was {was})"))
+}
+
+/// Joins the notes that apply, or `None` when there are none.
+pub fn join_notes(notes: impl IntoIterator<Item = Option<String>>) -> Option<String> {
+    let notes: Vec<String> = notes.into_iter().flatten().collect();
+    (!notes.is_empty()).then(|| notes.join("; "))
+}
