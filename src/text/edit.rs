@@ -217,7 +217,12 @@ pub fn plan(doc: &Document, edit: &LineEdit<'_>, eol: Eol) -> Result<EditPlan, E
             let inserted = join_lines(&new_lines, eol);
             // The last replaced line keeps its own ending, so a file without a
             // final newline still has none, and a mixed file keeps its mix.
-            let ending = doc.eol(last).as_str();
+            let mut ending = doc.eol(last).as_str();
+            if ending.is_empty() && new_lines.last().is_some_and(|l| l.is_empty()) {
+                // An empty last line exists only if the line before it ends:
+                // the file gains a final newline rather than losing the line.
+                ending = eol.as_str();
+            }
             let range = index.span_of_lines(first, last);
             let removed_span = index.start(first)..index.span(text, last).end;
             let k = new_lines.len();
@@ -259,8 +264,14 @@ pub fn plan(doc: &Document, edit: &LineEdit<'_>, eol: Eol) -> Result<EditPlan, E
                 format!("{inserted}{trailing}")
             } else {
                 // Appending to a file without a final newline: the old last
-                // line gets an ending, the new last line has none.
-                format!("{}{inserted}", eol.as_str())
+                // line gets an ending, the new last line has none (unless it
+                // is empty, which only a final newline can express).
+                let trailing = if new_lines.last().is_some_and(|l| l.is_empty()) {
+                    eol.as_str()
+                } else {
+                    ""
+                };
+                format!("{}{inserted}{trailing}", eol.as_str())
             };
             Ok(EditPlan {
                 splice: Splice::new(at..at, splice_text),
@@ -275,10 +286,15 @@ pub fn plan(doc: &Document, edit: &LineEdit<'_>, eol: Eol) -> Result<EditPlan, E
         LineEdit::Delete { first, last } => {
             check_range(doc, first, last)?;
             let removed_span = index.start(first)..index.span(text, last).end;
-            let range = if last == count && !doc.has_final_newline() && first > 1 {
+            let range = if last == count
+                && !doc.has_final_newline()
+                && first > 1
+                && !doc.line(first - 1).is_empty()
+            {
                 // Removing the unterminated last line(s): the line before them
                 // becomes the last line and loses its ending, so the file
-                // still ends without a newline.
+                // still ends without a newline. (An empty line keeps its
+                // ending: without it, it would not be a line at all.)
                 index.span(text, first - 1).end..text.len()
             } else {
                 index.span_of_lines(first, last)
@@ -384,6 +400,29 @@ mod tests {
         );
         assert_eq!(out, "a\r\nb\r\nx\r\ny");
         assert_eq!(plan.affected, LineSpan::new(3, 4));
+    }
+
+    #[test]
+    fn an_empty_last_line_gets_a_final_newline() {
+        let (out, plan) = apply(
+            "a\nx",
+            LineEdit::Replace {
+                first: 2,
+                last: 2,
+                content: "\n",
+            },
+            Eol::Lf,
+        );
+        assert_eq!((out.as_str(), plan.lines_delta), ("a\n\n", 0));
+        let (out, plan) = apply(
+            "a",
+            LineEdit::Insert {
+                before: 2,
+                content: "b\n\n",
+            },
+            Eol::Lf,
+        );
+        assert_eq!((out.as_str(), plan.lines_delta), ("a\nb\n\n", 2));
     }
 
     #[test]

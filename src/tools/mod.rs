@@ -10,5 +10,6 @@ pub mod edit_report;
 pub mod error;
 pub mod guidance;
 pub mod registry;
+pub mod target;
 pub mod text_replace;
 pub mod tool;
