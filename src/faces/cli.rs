@@ -15,7 +15,7 @@ use crate::tools::context::{Settings, ToolContext};
 use crate::tools::registry::Registry;
 use crate::tools::tool::Toolset;
 use crate::workspace::extensions::{DEFAULT_EXTENSIONS, ExtensionFilter};
-use crate::workspace::{DEFAULT_MAX_FILE_SIZE, Workspace, WorkspaceOptions};
+use crate::workspace::{Workspace, WorkspaceOptions};
 
 const AFTER_HELP: &str = "\
 Examples:
@@ -227,7 +227,6 @@ fn init_logging(level: &str) {
 /// Runs the program.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
-    debug_assert!(DEFAULT_MAX_FILE_SIZE > 0);
     match cli.command {
         Some(Command::Call { tool, args, roots }) => call(&cli.options, roots, &tool, args),
         Some(Command::Tools { json }) => list_tools(&cli.options, json),
