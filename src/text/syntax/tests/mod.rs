@@ -1,0 +1,20 @@
+//! Tests that exercise the syntax layer across languages: the gate for every
+//! grammar, outline goldens, and detection.
+
+mod gate_cases;
+mod outlines;
+
+/// Replaces the only occurrence of `old` in `text` with `new`, and returns the
+/// edited text with the lines (numbered in it) the new content occupies.
+pub(super) fn edit(text: &str, old: &str, new: &str) -> (String, (usize, usize)) {
+    assert_eq!(text.matches(old).count(), 1, "{old:?} must occur once");
+    let at = text.find(old).unwrap();
+    let after = format!("{}{}{}", &text[..at], new, &text[at + old.len()..]);
+    let first = text[..at].matches('\n').count() + 1;
+    let last = if new.is_empty() {
+        first - 1
+    } else {
+        first + new.trim_end_matches('\n').matches('\n').count()
+    };
+    (after, (first, last))
+}
