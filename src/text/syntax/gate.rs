@@ -16,9 +16,12 @@
 //!      unchanged, so an error appearing there is the edit's doing, even when
 //!      the edit also fixed an error and the count stays the same.
 //!    - Touched errors cannot be matched by place, so they are counted: the
-//!      edit adds `after - before` of them, less the untouched errors that
-//!      vanished (the parser sometimes reports an old error at the point where
-//!      it gives up, which can move it into the edited lines).
+//!      edit adds `after - before` of them. A touched error that reads exactly
+//!      like an untouched one that vanished is the old error, moved: the
+//!      parser reports some errors where it gives up (a missing `}` at the end
+//!      of the text), and an edit can move that point. A new error that
+//!      swallows old ones (an unclosed string running to the end of the file)
+//!      reads differently, and is refused even though the count drops.
 //! 3. Without the edited lines (several edits at once), the counts decide: the
 //!    edit adds errors when the text has more errors afterwards.
 //!
@@ -206,7 +209,8 @@ fn new_by_place<'a>(
         found.first_line as isize <= range_last && found.last_line as isize >= first
     };
 
-    let mut untouched_before: HashMap<isize, usize> = HashMap::new();
+    // Untouched errors before the edit, by the line they would have now.
+    let mut untouched_before: HashMap<isize, Vec<&Found>> = HashMap::new();
     let mut touched_before = 0usize;
     for found in before {
         if touches(found, before_last) {
@@ -214,7 +218,7 @@ fn new_by_place<'a>(
         } else {
             let line = found.error.line as isize;
             let shifted = if line < first { line } else { line + delta };
-            *untouched_before.entry(shifted).or_default() += 1;
+            untouched_before.entry(shifted).or_default().push(found);
         }
     }
 
@@ -226,15 +230,28 @@ fn new_by_place<'a>(
             continue;
         }
         match untouched_before.get_mut(&(found.error.line as isize)) {
-            Some(count) if *count > 0 => *count -= 1,
+            Some(waiting) if !waiting.is_empty() => {
+                waiting.pop();
+            }
             _ => new.push(found),
         }
     }
-    let vanished: usize = untouched_before.values().sum();
-    let touched_new = touched_after
-        .len()
-        .saturating_sub(touched_before + vanished);
-    new.extend(touched_after.into_iter().take(touched_new));
+
+    // An old error that vanished from its place may be the one now reported
+    // inside the edit, if it reads the same; the rest are counted against
+    // the touched errors that were there before.
+    let mut vanished: Vec<&Found> = untouched_before.into_values().flatten().collect();
+    let unexplained: Vec<&Found> = touched_after
+        .into_iter()
+        .filter(|found| {
+            let same = vanished.iter().position(|old| {
+                old.error.kind == found.error.kind && old.error.message == found.error.message
+            });
+            same.map(|i| vanished.swap_remove(i)).is_none()
+        })
+        .collect();
+    let touched_new = unexplained.len().saturating_sub(touched_before);
+    new.extend(unexplained.into_iter().take(touched_new));
     new.sort_by_key(|found| position(found));
     new
 }

@@ -13,6 +13,9 @@ struct Case {
     refused: (usize, usize, &'static str),
     /// Further errors it adds, as `line:column message`.
     also: &'static [&'static str],
+    /// Line and message of the error a second break adds to the broken
+    /// file, or `None` where the first break swallows it.
+    second: Option<(usize, &'static str)>,
 }
 
 fn run(case: &Case) {
@@ -55,6 +58,45 @@ fn run(case: &Case) {
         ),
         "{name}: bad edit without lines"
     );
+
+    // The broken file may still take the good edit, with a note about the
+    // errors it already has.
+    let broken = after;
+    let (fixed_elsewhere, lines) = edit(&broken, case.good.0, case.good.1);
+    match check_edit(case.language, &broken, &fixed_elsewhere, Some(lines)) {
+        GateOutcome::Pass { note: Some(note) } => {
+            assert!(note.starts_with("the file already had"), "{name}: {note}");
+        }
+        outcome => panic!("{name}: good edit on the broken file: {outcome:?}"),
+    }
+
+    // A second break in the broken file is refused, even where it makes
+    // the parser lose sight of the first.
+    let inserted = format!("{}{}", breaker(case.language), case.good.0);
+    let (broken_twice, lines) = edit(&broken, case.good.0, &inserted);
+    let outcome = check_edit(
+        case.language,
+        &broken,
+        &broken_twice,
+        Some((lines.0, lines.0)),
+    );
+    match (outcome, case.second) {
+        (GateOutcome::Refuse(regression), Some(expected)) => {
+            let error = &regression.first_new_error;
+            assert_eq!((error.line, error.message.as_str()), expected, "{name}");
+        }
+        (GateOutcome::Pass { note: Some(_) }, None) => {}
+        (outcome, _) => panic!("{name}: second break: {outcome:?}"),
+    }
+}
+
+/// A line that breaks the syntax wherever a line can start in `language`.
+fn breaker(language: Language) -> &'static str {
+    match language {
+        // Stray brackets are only text between HTML elements.
+        Language::Html => "</span>\n",
+        _ => "\"{([\n",
+    }
 }
 
 #[test]
@@ -66,6 +108,9 @@ fn rust() {
         bad: ("    w * h\n}\n", "    w * h\n"),
         refused: (1, 32, "unclosed `{`: no matching `}`"),
         also: &["4:1 unexpected `fn main`", "4:10 missing `;`"],
+        // Rust strings may span lines: the inserted quote pairs with the
+        // one on line 6, where the parser then fails.
+        second: Some((6, "unexpected `{`")),
     });
 }
 
@@ -81,6 +126,7 @@ fn python() {
         bad: ("print(area(2, 3))", "print(area(2, 3)"),
         refused: (5, 6, "unclosed `(`: no matching `)`"),
         also: &[],
+        second: Some((2, "unclosed `[`: no matching `]`")),
     });
 }
 
@@ -93,6 +139,7 @@ fn go() {
         bad: ("\treturn w * h\n}\n", "\treturn w * h\n"),
         refused: (8, 6, "unexpected `main`"),
         also: &["10:2 missing `}` to close the `{` on line 5"],
+        second: Some((6, "unclosed string: no closing `\"`")),
     });
 }
 
@@ -102,9 +149,10 @@ fn javascript() {
         language: Language::JavaScript,
         valid: "function area(w, h) {\n  return w * h;\n}\n\nconsole.log(area(2, 3));\n",
         good: ("  return w * h;\n", "  const a = w * h;\n  return a;\n"),
-        bad: ("return w * h;", "return w * ;"),
-        refused: (2, 13, "missing identifier"),
+        bad: ("console.log(area(2, 3));", "console.log(area(2, 3);"),
+        refused: (5, 23, "missing `)` to close the `(` on line 5"),
         also: &[],
+        second: Some((2, "unclosed string: no closing `\"`")),
     });
 }
 
@@ -117,6 +165,7 @@ fn typescript() {
         bad: ("area(s: Size): number", "area(s: Size: number"),
         refused: (6, 29, "missing `)` to close the `(` on line 6"),
         also: &[],
+        second: Some((3, "unclosed string: no closing `\"`")),
     });
 }
 
@@ -126,12 +175,13 @@ fn tsx() {
         language: Language::Tsx,
         valid: "export function Card({ title }: { title: string }) {\n  return (\n    <div className=\"card\">\n      <h2>{title}</h2>\n    </div>\n  );\n}\n",
         good: (
-            "      <h2>{title}</h2>\n",
-            "      <h2>{title}</h2>\n      <p>details</p>\n",
+            "  return (\n",
+            "  const label = title.trim();\n  return (\n",
         ),
         bad: ("      <h2>{title}</h2>\n", "      <h2>{title}\n"),
         refused: (2, 3, "cannot parse lines 2-7 (from `return (` to `);`)"),
         also: &[],
+        second: Some((2, "cannot parse lines 2-8 (from `\"{([` to `);`)")),
     });
 }
 
@@ -151,6 +201,8 @@ fn json() {
             "`\"private\": true` cannot follow `\"version\": \"1.0.0\"`",
         ),
         also: &[],
+        // The inserted line ends the object early, at the end of line 3.
+        second: Some((3, "missing `}` to close the `{` on line 1")),
     });
 }
 
@@ -166,6 +218,9 @@ fn yaml() {
         bad: ("    steps:\n", "   steps:\n"),
         refused: (5, 4, "`steps:` cannot follow `runs-on: ubuntu-latest`"),
         also: &[],
+        // The wrongly indented key leaves the whole file unreadable to the
+        // YAML grammar; the second break disappears inside that error.
+        second: None,
     });
 }
 
@@ -181,6 +236,7 @@ fn toml() {
         bad: ("name = \"demo\"\n", "name = \"demo\n"),
         refused: (2, 8, "unclosed string: no closing `\"`"),
         also: &[],
+        second: Some((6, "unclosed string: no closing `\"`")),
     });
 }
 
@@ -193,6 +249,7 @@ fn c() {
         bad: ("    return 0;\n", "    return 0\n"),
         refused: (9, 13, "missing `;`"),
         also: &[],
+        second: Some((4, "missing `\"`")),
     });
 }
 
@@ -208,6 +265,7 @@ fn cpp() {
         ),
         refused: (11, 9, "unclosed `(`: no matching `)`"),
         also: &["11:27 unexpected `sum`"],
+        second: Some((10, "unclosed string: no closing `\"`")),
     });
 }
 
@@ -226,6 +284,7 @@ fn java() {
             "5:28 unexpected `(String[] args)`",
             "8:2 missing `}` to close the `{` on line 1",
         ],
+        second: Some((3, "unclosed string: no closing `\"`")),
     });
 }
 
@@ -238,6 +297,7 @@ fn bash() {
         bad: ("fi\n", ""),
         refused: (6, 10, "missing `fi`"),
         also: &[],
+        second: Some((5, "unclosed string: no closing `\"`")),
     });
 }
 
@@ -250,6 +310,9 @@ fn html() {
         bad: ("<h1 class=\"title\">", "<h1 class=\"title>"),
         refused: (4, 13, "unclosed string: no closing `\"`"),
         also: &[],
+        // The unclosed attribute quote runs on to the end of the file, and
+        // the second break disappears inside it.
+        second: None,
     });
 }
 
@@ -262,5 +325,6 @@ fn css() {
         bad: ("  margin: 0;\n}\n", "  margin: 0;\n"),
         refused: (6, 2, "missing `}` to close the `{` on line 1"),
         also: &[],
+        second: Some((5, "unclosed string: no closing `\"`")),
     });
 }

@@ -18,3 +18,26 @@ pub(super) fn edit(text: &str, old: &str, new: &str) -> (String, (usize, usize))
     };
     (after, (first, last))
 }
+
+#[test]
+fn schemas_describe_what_tools_return() {
+    let schema = serde_json::to_value(schemars::schema_for!(super::SourceInspection)).unwrap();
+    let item = &schema["$defs"]["OutlineItem"];
+    assert_eq!(
+        item["required"],
+        serde_json::json!(["kind", "name", "startLine", "endLine"])
+    );
+    let kinds = &schema["$defs"]["OutlineKind"];
+    assert!(kinds.to_string().contains("\"function\""), "{kinds}");
+
+    let schema = serde_json::to_value(schemars::schema_for!(super::GateOutcome)).unwrap();
+    let text = schema.to_string();
+    for field in [
+        "\"status\"",
+        "\"firstNewError\"",
+        "\"note\"",
+        "\"lineText\"",
+    ] {
+        assert!(text.contains(field), "{field} missing from {text}");
+    }
+}
