@@ -619,7 +619,7 @@ greet() {
   echo "hi $1"
 }
 function cleanup {
-  rm -rf /tmp/x
+  rm -rf "$BUILD_DIR"
 }
 greet world
 "#,
