@@ -13,3 +13,4 @@ pub mod hash;
 pub mod indent;
 pub mod lines;
 pub mod literal;
+pub mod syntax;
