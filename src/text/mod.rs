@@ -5,3 +5,4 @@
 //! files; the tools layer turns these values into JSON.
 
 pub mod lines;
+pub mod markdown;
