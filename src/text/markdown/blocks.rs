@@ -22,7 +22,7 @@ use super::cursor::Cursor;
 use super::headings::RawHeading;
 use super::html_anchors::scan_html_anchors;
 use super::html_blocks::{HtmlKind, html_block_start};
-use super::link_references::is_link_reference_definition;
+use super::link_references::definition_lines;
 use crate::text::lines::split_lines;
 
 /// What the scanner found.
@@ -370,11 +370,12 @@ impl<'t> Scanner<'t> {
     /// Returns false when the paragraph holds nothing but link reference
     /// definitions, which cannot be a heading's text.
     fn setext_heading(&mut self, n: usize, level: u8, depth: usize) -> bool {
-        let definitions = self
-            .paragraph
-            .iter()
-            .take_while(|(_, text)| is_link_reference_definition(text.as_bytes()))
-            .count();
+        let definitions = if self.paragraph[0].1.starts_with('[') {
+            let texts: Vec<&str> = self.paragraph.iter().map(|(_, text)| *text).collect();
+            definition_lines(&texts)
+        } else {
+            0
+        };
         if definitions == self.paragraph.len() {
             return false;
         }

@@ -9,10 +9,9 @@
 //! Setext headings (text underlined with `===` or `---`) are headings; a `---`
 //! after a blank line is a thematic break.
 //!
-//! What is knowingly not modelled: link reference definitions that span more
-//! than one line before a setext underline, a lone `\r` as a line ending
-//! (CommonMark has it, the shared line model does not), and inline content in
-//! general (only a heading's visible text is worked out, for its slug).
+//! What is knowingly not modelled: a lone `\r` as a line ending (CommonMark
+//! has it, the shared line model does not), and inline content in general
+//! (only a heading's visible text is worked out, for its slug).
 //!
 //! ```
 //! use mcp_server_text::text::markdown;
@@ -129,3 +128,6 @@ impl MarkdownOutline {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod commonmark_tests;
