@@ -12,6 +12,8 @@
 //! Inline content is never parsed, so the work per line is a few byte checks;
 //! the whole scan is linear in the text's length.
 
+use std::borrow::Cow;
+
 use super::anchors::{Anchor, AnchorKind};
 use super::block_starts::{
     atx_level, fence_closes, fence_open, is_spaces, is_thematic_break, list_item_start,
@@ -27,9 +29,9 @@ use crate::text::lines::split_lines;
 
 /// What the scanner found.
 #[derive(Debug, Default)]
-pub(crate) struct Scan {
+pub(crate) struct Scan<'t> {
     /// Top-level headings in document order.
-    pub headings: Vec<RawHeading>,
+    pub headings: Vec<RawHeading<'t>>,
     /// Fenced code blocks in document order, at any depth.
     pub code_blocks: Vec<CodeBlock>,
     /// `<a id>`/`<a name>` anchors outside code.
@@ -42,8 +44,8 @@ pub(crate) struct Scan {
 
 /// Scans `text` from line `first_line` on (the lines before it, frontmatter,
 /// are skipped but counted).
-pub(crate) fn scan(text: &str, first_line: usize) -> Scan {
-    let mut scanner = Scanner::default();
+pub(crate) fn scan(text: &str, first_line: usize) -> Scan<'_> {
+    let mut scanner = Scanner::new(text);
     let mut count = 0;
     for (i, line) in split_lines(text).enumerate() {
         count = i + 1;
@@ -89,12 +91,20 @@ struct Scanner<'t> {
     /// The last non-blank line before the open paragraph.
     paragraph_nonblank_before: usize,
     last_nonblank: usize,
-    out: Scan,
+    out: Scan<'t>,
+    /// The whole text, to find where a line sits in it.
+    text: &'t str,
+    /// Offset of the next `<` at or after the last one looked for: most lines
+    /// have none, and one search over the text is cheaper than one per line.
+    next_angle: usize,
 }
 
-impl Default for Scanner<'_> {
-    fn default() -> Self {
+impl<'t> Scanner<'t> {
+    /// A scanner for `text`, at its start.
+    fn new(text: &'t str) -> Self {
         Scanner {
+            text,
+            next_angle: 0,
             containers: Vec::new(),
             leaf: Leaf::None,
             paragraph: Vec::new(),
@@ -102,6 +112,16 @@ impl Default for Scanner<'_> {
             last_nonblank: 0,
             out: Scan::default(),
         }
+    }
+
+    /// Whether `line`, a slice of the text, contains a `<`.
+    fn has_angle_bracket(&mut self, line: &str) -> bool {
+        let start = line.as_ptr().addr() - self.text.as_ptr().addr();
+        if self.next_angle < start {
+            self.next_angle = memchr::memchr(b'<', &self.text.as_bytes()[start..])
+                .map_or(self.text.len(), |at| start + at);
+        }
+        self.next_angle < start + line.len()
     }
 }
 
@@ -118,7 +138,7 @@ impl<'t> Scanner<'t> {
     fn line(&mut self, n: usize, line: &'t str) {
         let whole_blank = is_spaces(line.as_bytes());
         let markup = self.structure(n, line);
-        if markup && !whole_blank {
+        if markup && !whole_blank && self.has_angle_bracket(line) {
             let anchors = &mut self.out.html_anchors;
             scan_html_anchors(line, |id| {
                 anchors.push(Anchor {
@@ -286,7 +306,7 @@ impl<'t> Scanner<'t> {
                         let after_marker = cursor.next_nonspace_offset() + usize::from(level);
                         self.out.headings.push(RawHeading {
                             level,
-                            raw: line[after_marker..].to_string(),
+                            raw: Cow::Borrowed(&line[after_marker..]),
                             line: n,
                             last_line: n,
                             setext: false,
@@ -396,7 +416,7 @@ impl<'t> Scanner<'t> {
             };
             self.out.headings.push(RawHeading {
                 level,
-                raw,
+                raw: Cow::Owned(raw),
                 line: first,
                 last_line: n,
                 setext: true,
@@ -439,7 +459,7 @@ impl<'t> Scanner<'t> {
     }
 
     /// Closes everything at the end of the text, which has `line_count` lines.
-    fn finish(mut self, line_count: usize) -> Scan {
+    fn finish(mut self, line_count: usize) -> Scan<'t> {
         self.close_leaf(line_count);
         self.out.line_count = line_count;
         self.out.last_nonblank = self.last_nonblank;

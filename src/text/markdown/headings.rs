@@ -3,6 +3,8 @@
 //! Only top-level headings count as section headings; a heading inside a block
 //! quote or a list item does not split the document into sections.
 
+use std::borrow::Cow;
+
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -44,12 +46,12 @@ impl Heading {
 
 /// A heading as the block scanner found it, before ids, slugs and sections.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct RawHeading {
+pub(crate) struct RawHeading<'t> {
     /// 1 to 6.
     pub level: u8,
     /// ATX: everything after the opening `#`s; setext: the trimmed lines
     /// joined with a space.
-    pub raw: String,
+    pub raw: Cow<'t, str>,
     /// First line.
     pub line: usize,
     /// Last line.

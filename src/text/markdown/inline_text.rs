@@ -9,8 +9,17 @@
 //! other than a few common ones dropped). `*` and `~` markers are left in:
 //! the slug drops them anyway.
 
-/// The visible text of inline Markdown.
-pub(crate) fn visible_text(raw: &str) -> String {
+use std::borrow::Cow;
+
+/// The visible text of inline Markdown; the text itself when it has no
+/// character that could start markup the slug would see.
+pub(crate) fn visible_text(raw: &str) -> Cow<'_, str> {
+    if !raw
+        .bytes()
+        .any(|b| matches!(b, b'\\' | b'`' | b'[' | b'!' | b'<' | b'&' | b'_'))
+    {
+        return Cow::Borrowed(raw);
+    }
     let mut pieces = Vec::new();
     collect(raw, &mut pieces);
     pair_underscores(&mut pieces);
@@ -26,7 +35,7 @@ pub(crate) fn visible_text(raw: &str) -> String {
             Piece::Underscores { paired: true, .. } => {}
         }
     }
-    text
+    Cow::Owned(text)
 }
 
 /// Text, or a run of `_` that may be an emphasis marker.

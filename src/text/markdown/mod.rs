@@ -71,27 +71,26 @@ pub fn parse(text: &str) -> MarkdownOutline {
     let first_line = frontmatter.as_ref().map_or(1, |f| f.end_line + 1);
     let scan = blocks::scan(text, first_line);
     let bounds = sections::section_bounds(&scan.headings, scan.line_count, scan.last_nonblank);
-    let mut slugs = slugs::SlugCounter::default();
-    let headings: Vec<Heading> = scan
-        .headings
-        .into_iter()
-        .zip(bounds)
-        .map(|(raw, (section_end, content_end))| {
-            let (text, id) = headings::heading_text(&raw.raw, raw.setext);
-            let slug = slugs.unique(slugs::github_slug(&inline_text::visible_text(&text)));
-            Heading {
-                level: raw.level,
-                text,
-                line: raw.line,
-                last_line: raw.last_line,
-                setext: raw.setext,
-                id,
-                slug,
-                section_end,
-                content_end,
-            }
-        })
-        .collect();
+    let mut slugs = slugs::SlugCounter::with_capacity(scan.headings.len());
+    let mut headings: Vec<Heading> = Vec::with_capacity(scan.headings.len());
+    for (raw, (section_end, content_end)) in scan.headings.iter().zip(bounds) {
+        let (text, id) = headings::heading_text(&raw.raw, raw.setext);
+        slugs.push(slugs::github_slug(&inline_text::visible_text(&text)));
+        headings.push(Heading {
+            level: raw.level,
+            text,
+            line: raw.line,
+            last_line: raw.last_line,
+            setext: raw.setext,
+            id,
+            slug: String::new(),
+            section_end,
+            content_end,
+        });
+    }
+    for (heading, slug) in headings.iter_mut().zip(slugs.into_slugs()) {
+        heading.slug = slug;
+    }
     let anchors = anchors::collect_anchors(&headings, scan.html_anchors);
     MarkdownOutline {
         frontmatter,

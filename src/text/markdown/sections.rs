@@ -12,7 +12,7 @@ use super::headings::{Heading, RawHeading};
 /// `(section_end, content_end)` for each heading, in the same order.
 /// `line_count` and `last_nonblank` describe the whole document.
 pub(crate) fn section_bounds(
-    headings: &[RawHeading],
+    headings: &[RawHeading<'_>],
     line_count: usize,
     last_nonblank: usize,
 ) -> Vec<(usize, usize)> {
