@@ -6,3 +6,4 @@
 
 pub mod lines;
 pub mod markdown;
+pub mod plain;
