@@ -66,7 +66,7 @@ pub(crate) struct RawHeading<'t> {
 /// Splits a heading's raw text into its display text and explicit id.
 pub(crate) fn heading_text(raw: &str, setext: bool) -> (String, Option<String>) {
     let text = if setext {
-        raw.trim_matches(is_space)
+        trim_spaces(raw)
     } else {
         atx_text(raw)
     };
@@ -77,13 +77,13 @@ pub(crate) fn heading_text(raw: &str, setext: bool) -> (String, Option<String>) 
 /// The content of an ATX heading: trimmed, without the optional closing
 /// sequence of `#`s (which must be preceded by a space or tab).
 pub(crate) fn atx_text(after_marker: &str) -> &str {
-    let text = after_marker.trim_matches(is_space);
+    let text = trim_spaces(after_marker);
     let without_hashes = text.trim_end_matches('#');
     if without_hashes.is_empty() {
         return "";
     }
     if without_hashes.len() < text.len() && without_hashes.ends_with(is_space) {
-        return without_hashes.trim_end_matches(is_space);
+        return trim_end_spaces(without_hashes);
     }
     text
 }
@@ -103,12 +103,30 @@ pub(crate) fn split_custom_id(text: &str) -> (&str, Option<&str>) {
     if !valid_id || !(before.is_empty() || before.ends_with(is_space)) {
         return (text, None);
     }
-    (before.trim_end_matches(is_space), Some(id))
+    (trim_end_spaces(before), Some(id))
 }
 
 /// Spaces and tabs, the only whitespace CommonMark trims around headings.
 fn is_space(c: char) -> bool {
     c == ' ' || c == '\t'
+}
+
+/// `text` without leading and trailing spaces and tabs.
+pub(crate) fn trim_spaces(text: &str) -> &str {
+    let start = text
+        .bytes()
+        .position(|b| b != b' ' && b != b'\t')
+        .unwrap_or(text.len());
+    trim_end_spaces(&text[start..])
+}
+
+/// `text` without trailing spaces and tabs.
+fn trim_end_spaces(text: &str) -> &str {
+    let end = text
+        .bytes()
+        .rposition(|b| b != b' ' && b != b'\t')
+        .map_or(0, |last| last + 1);
+    &text[..end]
 }
 
 #[cfg(test)]
