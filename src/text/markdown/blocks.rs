@@ -68,27 +68,37 @@ enum Container {
 /// The open leaf block, inside the innermost open container.
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Leaf {
+    /// No leaf is open.
     None,
+    /// A paragraph, whose lines are kept in case an underline follows.
     Paragraph,
+    /// Fenced code opened with `len` times `fence_char`; `block` is its
+    /// position in the output.
     Fence {
         fence_char: u8,
         len: usize,
         block: usize,
     },
+    /// Indented code.
     IndentedCode,
+    /// An HTML block of the given kind.
     Html(HtmlKind),
 }
 
 /// The scanner's state between lines.
 #[derive(Debug)]
 struct Scanner<'t> {
+    /// Open containers, outermost first.
     containers: Vec<Container>,
+    /// The open leaf block of the innermost container.
     leaf: Leaf,
     /// Lines of the open paragraph, each from its first non-space byte.
     paragraph: Vec<(usize, &'t str)>,
     /// The last non-blank line before the open paragraph.
     paragraph_nonblank_before: usize,
+    /// The last non-blank line so far.
     last_nonblank: usize,
+    /// What was found so far.
     out: Scan<'t>,
     /// The whole text, to find where a line sits in it.
     text: &'t str,
@@ -102,7 +112,7 @@ impl<'t> Scanner<'t> {
     fn new(text: &'t str) -> Self {
         Scanner {
             text,
-            next_angle: 0,
+            next_angle: memchr::memchr(b'<', text.as_bytes()).unwrap_or(text.len()),
             containers: Vec::new(),
             leaf: Leaf::None,
             paragraph: Vec::new(),

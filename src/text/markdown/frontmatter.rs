@@ -42,7 +42,7 @@ pub struct Frontmatter {
 }
 
 /// The frontmatter at the start of `text`, if there is a closed one.
-pub fn detect(text: &str) -> Option<Frontmatter> {
+pub(crate) fn detect(text: &str) -> Option<Frontmatter> {
     let mut lines = split_lines(text);
     let first = lines.next()?.trim_end_matches([' ', '\t']);
     let kind = match first {
