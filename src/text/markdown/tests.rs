@@ -304,6 +304,7 @@ fn duplicate_headings_get_numbered_slugs() {
     let outline = parse("## Setup\n## Setup\n## Setup 1\n## Setup\n");
     let slugs: Vec<_> = outline.headings.iter().map(|h| h.slug.as_str()).collect();
     assert_eq!(slugs, ["setup", "setup-1", "setup-1-1", "setup-2"]);
+    assert_eq!(outline.find_anchor("#setup-2").map(|a| a.line), Some(4));
 }
 
 #[test]
@@ -491,4 +492,8 @@ fn publishes_a_json_schema() {
     let properties = &schema["properties"];
     assert!(properties.get("headings").is_some());
     assert!(properties.get("codeBlocks").is_some());
+    // the tree refers to itself for its children
+    let tree = serde_json::to_value(schemars::schema_for!(Vec<HeadingNode>)).unwrap();
+    assert_eq!(tree["items"]["$ref"], "#/$defs/HeadingNode");
+    assert!(tree["$defs"]["HeadingNode"]["properties"]["children"].is_object());
 }
