@@ -13,4 +13,6 @@ pub mod hash;
 pub mod indent;
 pub mod lines;
 pub mod literal;
+pub mod markdown;
+pub mod plain;
 pub mod syntax;

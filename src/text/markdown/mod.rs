@@ -1,0 +1,132 @@
+//! The structure of a Markdown document: frontmatter, top-level headings and
+//! their sections, fenced code blocks and anchors.
+//!
+//! Edits that target a section or a code block touch exactly the lines this
+//! model reports, so it follows CommonMark's block structure rather than
+//! guessing from `#` at the start of a line: a `#` line inside fenced or
+//! indented code, an HTML block or the frontmatter is not a heading, nor is a
+//! heading inside a block quote or list item (it does not start a section).
+//! Setext headings (text underlined with `===` or `---`) are headings; a `---`
+//! after a blank line is a thematic break.
+//!
+//! What is knowingly not modelled: a lone `\r` as a line ending (CommonMark
+//! has it, the shared line model does not), and inline content in general
+//! (only a heading's visible text is worked out, for its slug).
+//!
+//! ```
+//! use mcp_server_text::text::markdown;
+//!
+//! let text = "# Guide\n\nIntro.\n\n## Setup\n\n```sh\n# not a heading\n```\n\n## Setup\n";
+//! let outline = markdown::parse(text);
+//! let setup = &outline.headings[1];
+//! assert_eq!((setup.level, setup.line, setup.section_end, setup.content_end), (2, 5, 10, 9));
+//! assert_eq!(outline.headings[2].slug, "setup-1");
+//! assert_eq!(outline.code_blocks[0].content_lines(), Some((8, 8)));
+//! assert_eq!(outline.nearest_heading(8).map(|h| h.text.as_str()), Some("Setup"));
+//! ```
+
+mod anchors;
+mod block_starts;
+mod blocks;
+mod code_blocks;
+mod cursor;
+mod frontmatter;
+mod heading_lookup;
+mod headings;
+mod html_anchors;
+mod html_blocks;
+mod inline_text;
+mod link_references;
+mod sections;
+mod slugs;
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+pub use anchors::{Anchor, AnchorKind};
+pub use code_blocks::CodeBlock;
+pub use frontmatter::{Frontmatter, FrontmatterKind};
+pub use heading_lookup::{HeadingLookupError, HeadingRef, find_heading};
+pub use headings::Heading;
+pub use sections::HeadingNode;
+
+/// Everything the tools need to know about a Markdown document's structure.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MarkdownOutline {
+    /// The YAML or TOML block at the start, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub frontmatter: Option<Frontmatter>,
+    /// Top-level headings in document order.
+    pub headings: Vec<Heading>,
+    /// Fenced code blocks in document order.
+    pub code_blocks: Vec<CodeBlock>,
+    /// Link targets in line order.
+    pub anchors: Vec<Anchor>,
+}
+
+/// Parses the structure of `text`. Linear in its length; never fails.
+pub fn parse(text: &str) -> MarkdownOutline {
+    let frontmatter = frontmatter::detect(text);
+    let first_line = frontmatter.as_ref().map_or(1, |f| f.end_line + 1);
+    let scan = blocks::scan(text, first_line);
+    let bounds = sections::section_bounds(&scan.headings, scan.line_count, scan.last_nonblank);
+    let mut slugs = slugs::SlugCounter::with_capacity(scan.headings.len());
+    let mut headings: Vec<Heading> = Vec::with_capacity(scan.headings.len());
+    for (raw, (section_end, content_end)) in scan.headings.iter().zip(bounds) {
+        let (text, id) = headings::heading_text(&raw.raw, raw.setext);
+        slugs.push(slugs::github_slug(&inline_text::visible_text(&text)));
+        headings.push(Heading {
+            level: raw.level,
+            text,
+            line: raw.line,
+            last_line: raw.last_line,
+            setext: raw.setext,
+            id,
+            slug: String::new(),
+            section_end,
+            content_end,
+        });
+    }
+    for (heading, slug) in headings.iter_mut().zip(slugs.into_slugs()) {
+        heading.slug = slug;
+    }
+    let anchors = anchors::collect_anchors(&headings, scan.html_anchors);
+    MarkdownOutline {
+        frontmatter,
+        headings,
+        code_blocks: scan.code_blocks,
+        anchors,
+    }
+}
+
+impl MarkdownOutline {
+    /// The headings nested by level, for an outline view.
+    pub fn heading_tree(&self) -> Vec<HeadingNode> {
+        sections::heading_tree(&self.headings)
+    }
+
+    /// The last heading that starts at or before `line`: the section a line
+    /// belongs to. `None` before the first heading.
+    pub fn nearest_heading(&self, line: usize) -> Option<&Heading> {
+        let after = self.headings.partition_point(|h| h.line <= line);
+        after.checked_sub(1).map(|i| &self.headings[i])
+    }
+
+    /// The fenced code block with this 0-based index.
+    pub fn code_block(&self, index: usize) -> Option<&CodeBlock> {
+        self.code_blocks.get(index)
+    }
+
+    /// The first anchor with this id; a leading `#` is ignored.
+    pub fn find_anchor(&self, id: &str) -> Option<&Anchor> {
+        let id = id.strip_prefix('#').unwrap_or(id);
+        self.anchors.iter().find(|a| a.id == id)
+    }
+}
+
+#[cfg(test)]
+mod tests;
+
+#[cfg(test)]
+mod commonmark_tests;
