@@ -305,7 +305,10 @@ pub fn decode(bytes: Vec<u8>, declared: Option<TextEncoding>) -> Result<Decoded,
     } else if bytes.starts_with(UTF16BE_BOM) {
         decode_utf16(&bytes[2..], TextEncoding::Utf16Be, true)
     } else {
-        match declared.unwrap_or(TextEncoding::Utf8) {
+        match declared
+            .or_else(|| sniff_utf16(&bytes))
+            .unwrap_or(TextEncoding::Utf8)
+        {
             TextEncoding::Utf8 => return decode_utf8(bytes, false),
             enc @ (TextEncoding::Utf16Le | TextEncoding::Utf16Be) => {
                 decode_utf16(&bytes, enc, false)
@@ -404,6 +407,38 @@ fn decode_legacy(
     })
 }
 
+/// Recognises UTF-16 text without a byte order mark: an even number of
+/// bytes, the zero high bytes of ASCII characters on one side of every pair,
+/// and, decoded, nothing but text (no NUL or other control characters). Files
+/// that merely contain NUL bytes (binaries) fail the last test.
+fn sniff_utf16(bytes: &[u8]) -> Option<TextEncoding> {
+    if bytes.len() < 2 || !bytes.len().is_multiple_of(2) || memchr::memchr(0, bytes).is_none() {
+        return None;
+    }
+    let sample = &bytes[..bytes.len().min(8192) & !1];
+    let pairs = sample.len() / 2;
+    let zero_odd = sample
+        .iter()
+        .skip(1)
+        .step_by(2)
+        .filter(|&&b| b == 0)
+        .count();
+    let zero_even = sample.iter().step_by(2).filter(|&&b| b == 0).count();
+    let candidate = if zero_odd * 4 >= pairs && zero_even == 0 {
+        TextEncoding::Utf16Le
+    } else if zero_even * 4 >= pairs && zero_odd == 0 {
+        TextEncoding::Utf16Be
+    } else {
+        return None;
+    };
+    let decoded = decode_utf16(bytes, candidate, false).ok()?;
+    let plain = decoded
+        .text
+        .chars()
+        .all(|c| !c.is_control() || matches!(c, '\n' | '\r' | '\t' | '\u{c}'));
+    plain.then_some(candidate)
+}
+
 /// The likely encoding of bytes that are not UTF-8, for error messages.
 fn guess_encoding(bytes: &[u8]) -> Option<&'static str> {
     let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
@@ -451,6 +486,35 @@ mod tests {
             ("hi", TextEncoding::Utf16Be)
         );
         assert_eq!(TextEncoding::Utf16Be.encode("hi").unwrap(), b"\0h\0i");
+    }
+
+    #[test]
+    fn utf16_without_bom_is_recognised_and_binaries_are_not() {
+        let le: Vec<u8> = "héllo\r\nwörld\n"
+            .encode_utf16()
+            .flat_map(u16::to_le_bytes)
+            .collect();
+        let d = decode(le.clone(), None).unwrap();
+        assert_eq!(
+            (d.text.as_str(), d.encoding, d.bom),
+            ("héllo\r\nwörld\n", TextEncoding::Utf16Le, false)
+        );
+        assert_eq!(d.raw.as_deref(), Some(le.as_slice()));
+        let be: Vec<u8> = "plain text\n"
+            .encode_utf16()
+            .flat_map(u16::to_be_bytes)
+            .collect();
+        assert_eq!(decode(be, None).unwrap().encoding, TextEncoding::Utf16Be);
+        let png_like = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\x01\0".to_vec();
+        assert!(matches!(
+            decode(png_like, None),
+            Err(DecodeError::Binary { .. })
+        ));
+        let ints: Vec<u8> = (0u16..200).flat_map(u16::to_le_bytes).collect();
+        assert!(matches!(
+            decode(ints, None),
+            Err(DecodeError::Binary { .. })
+        ));
     }
 
     #[test]

@@ -9,7 +9,7 @@
 //!
 //! let text = "alpha\r\nbeta\r\nalpha\r\n";
 //! let found = find_all(text, "alpha\nbeta");
-//! assert_eq!(found, vec![0..12]);
+//! assert_eq!(found, vec![0..11]);
 //! assert_eq!(find_all(text, "alpha").len(), 2);
 //! assert!(matches!(near_miss(text, "BETA"), Some(NearMiss::CaseInsensitive { line: 2, .. })));
 //! ```

@@ -9,7 +9,7 @@
 //! ```
 //! use mcp_server_text::tools::args::{parse_args, TextArg};
 //!
-//! #[derive(serde::Deserialize, schemars::JsonSchema)]
+//! #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
 //! #[serde(deny_unknown_fields, rename_all = "camelCase")]
 //! struct Params { file_path: String, content: TextArg }
 //!

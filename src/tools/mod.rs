@@ -11,5 +11,8 @@ pub mod error;
 pub mod guidance;
 pub mod registry;
 pub mod target;
+pub mod text_inspect;
+pub mod text_patch;
+pub mod text_read;
 pub mod text_replace;
 pub mod tool;

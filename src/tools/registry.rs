@@ -17,12 +17,20 @@ use serde_json::Value;
 
 use super::context::ToolContext;
 use super::error::ToolError;
+use super::text_inspect::TextInspect;
+use super::text_patch::TextPatch;
+use super::text_read::TextRead;
 use super::text_replace::TextReplace;
 use super::tool::{ToolEntry, Toolset};
 
 /// Every tool this program has, in the order they are listed.
 pub fn all_tools() -> Vec<ToolEntry> {
-    vec![ToolEntry::of::<TextReplace>()]
+    vec![
+        ToolEntry::of::<TextInspect>(),
+        ToolEntry::of::<TextRead>(),
+        ToolEntry::of::<TextPatch>(),
+        ToolEntry::of::<TextReplace>(),
+    ]
 }
 
 /// The tools switched on for one server.

@@ -20,33 +20,7 @@ use serde_json::{Map, Value};
 
 use super::args::kind_of;
 use super::error::ToolError;
-
-/// Where a read or an edit applies.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Target {
-    /// Lines `start..=end` (1-based); `end` may be left out when reading.
-    Lines {
-        /// First line.
-        start: usize,
-        /// Last line.
-        end: Option<usize>,
-    },
-    /// A Markdown heading such as `## Installation`.
-    Heading(String),
-    /// The position just before a heading (insert only).
-    BeforeHeading(String),
-    /// The end of a heading's section, after its subsections (insert only).
-    AppendToSection(String),
-    /// The content of the Nth fenced code block (0-based).
-    CodeBlock {
-        /// 0-based index in document order.
-        index: usize,
-    },
-    /// A heading's slug, a `{#id}` or an `<a id>` (read only).
-    Anchor(String),
-    /// An INI-style `[section]` (read only).
-    Section(String),
-}
+pub use crate::text::targets::Target;
 
 /// Which tool the target is for; each accepts a different set.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -225,7 +199,7 @@ pub fn parse_target(value: &Value, use_: TargetUse) -> Result<Target, ToolError>
         )));
     }
     let target = match key {
-        "lines" => parse_lines(inner, use_).map_err(invalid)?,
+        "lines" => parse_lines(inner).map_err(invalid)?,
         "heading" => Target::Heading(text_value(key, inner).map_err(invalid)?),
         "codeBlock" => Target::CodeBlock {
             index: parse_index(inner).map_err(invalid)?,
@@ -309,7 +283,7 @@ fn positive(map: &Map<String, Value>, key: &str) -> Result<Option<usize>, String
     }
 }
 
-fn parse_lines(value: &Value, use_: TargetUse) -> Result<Target, String> {
+fn parse_lines(value: &Value) -> Result<Target, String> {
     let Value::Object(map) = value else {
         return Err(format!(
             "lines must be an object such as {{\"start\": 5, \"end\": 8}}, got {}",
@@ -330,7 +304,6 @@ fn parse_lines(value: &Value, use_: TargetUse) -> Result<Target, String> {
             "the lines range is reversed: start {start} is after end {end}"
         ));
     }
-    let _ = use_;
     Ok(Target::Lines { start, end })
 }
 
