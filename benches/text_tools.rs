@@ -21,6 +21,9 @@ use serde_json::{Value, json};
 
 const RUNS: usize = 7;
 
+/// A benchmarked call: its label, the floor it is compared with, and a maker of its arguments.
+type Case<'a> = (&'static str, Duration, Box<dyn FnMut() -> Value + 'a>);
+
 fn main() {
     let sizes: Vec<usize> = match std::env::args().nth(1).filter(|a| a != "--bench") {
         Some(mb) => vec![mb.parse().expect("size in MB")],
@@ -62,7 +65,7 @@ fn main() {
             started.elapsed()
         });
         let mut flip = false;
-        let cases: Vec<(&str, Duration, Box<dyn FnMut() -> Value>)> = vec![
+        let cases: Vec<Case> = vec![
             (
                 "TextReplace near the end",
                 write_floor,
