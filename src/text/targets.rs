@@ -394,11 +394,16 @@ pub fn resolve_read(
                 });
             };
             // From the anchor to the line before the next heading of any level.
-            let next = md
-                .headings
-                .iter()
-                .find(|h| h.line > anchor.line)
-                .map_or(count, |h| h.line - 1);
+            // An `<a id>` just above a heading names that heading, so its
+            // heading's text is included.
+            let mut after = md.headings.iter().filter(|h| h.line > anchor.line);
+            let mut next = after.next();
+            if let Some(h) = next
+                && (anchor.line + 1..h.line).all(|k| doc.line(k).trim().is_empty())
+            {
+                next = after.next();
+            }
+            let next = next.map_or(count, |h| h.line - 1);
             Ok(range(LineSpan::new(anchor.line, next.max(anchor.line))))
         }
         Target::Section(query) => {

@@ -28,9 +28,10 @@ pub struct Preview {
 impl Preview {
     /// A preview of replacing `before` with `after`.
     pub fn new(before: &str, after: &str) -> Preview {
+        // Line endings are the file's business; previews show plain \n.
         Preview {
-            before: preview(before, PREVIEW_LINES, PREVIEW_CHARS),
-            after: preview(after, PREVIEW_LINES, PREVIEW_CHARS),
+            before: preview(&before.replace("\r\n", "\n"), PREVIEW_LINES, PREVIEW_CHARS),
+            after: preview(&after.replace("\r\n", "\n"), PREVIEW_LINES, PREVIEW_CHARS),
         }
     }
 }

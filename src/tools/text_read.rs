@@ -11,7 +11,7 @@ use super::target::{ReadTarget, TargetUse, parse_target};
 use super::tool::{Effects, Tool, Toolset};
 use crate::text::excerpt::cut;
 use crate::text::format::{Format, format_of};
-use crate::text::markdown;
+use crate::text::markdown::{self, HeadingLookupError};
 use crate::text::targets::{TargetError, resolve_read};
 
 /// Most lines one read returns.
@@ -178,10 +178,12 @@ Examples:\n\
 
 /// A target error as a tool error, naming the file.
 pub fn target_error(error: TargetError, path: &str) -> ToolError {
-    let message = format!("Target not found in {path}: {error}");
     let message = match &error {
+        TargetError::Heading(HeadingLookupError::Ambiguous { .. }) => {
+            format!("Ambiguous target in {path}: {error}")
+        }
         TargetError::Heading(_) | TargetError::AnchorNotFound { .. } | TargetError::Section(_) => {
-            message
+            format!("Target not found in {path}: {error}")
         }
         _ => format!("Invalid target for {path}: {error}"),
     };

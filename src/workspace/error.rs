@@ -108,7 +108,7 @@ impl fmt::Display for WorkspaceError {
             ),
             WorkspaceError::MalformedHash { given } => write!(
                 f,
-                "expectedHash '{given}' is not a file hash: it should be the 16 hex digits of fileHash from an earlier response"
+                "the expectedHash '{given}' is not a file hash: it should be the 16 hex digits of fileHash from an earlier response"
             ),
             WorkspaceError::Encode { path, error } => {
                 write!(
