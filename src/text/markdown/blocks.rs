@@ -25,7 +25,7 @@ use super::headings::{RawHeading, trim_spaces};
 use super::html_anchors::scan_html_anchors;
 use super::html_blocks::{HtmlKind, html_block_start};
 use super::link_references::definition_lines;
-use crate::text::lines::LineIndex;
+use crate::text::lines::split_lines;
 
 /// What the scanner found.
 #[derive(Debug, Default)]
@@ -46,13 +46,15 @@ pub(crate) struct Scan<'t> {
 /// are skipped but counted).
 pub(crate) fn scan(text: &str, first_line: usize) -> Scan<'_> {
     let mut scanner = Scanner::new(text);
-    // The index finds line ends with a vectorised search, which is faster on
-    // large texts than splitting line by line.
-    let index = LineIndex::new(text);
-    for n in first_line..=index.len() {
-        scanner.line(n, index.text(text, n));
+    let mut count = 0;
+    for (i, line) in split_lines(text).enumerate() {
+        count = i + 1;
+        if count < first_line {
+            continue;
+        }
+        scanner.line(count, line);
     }
-    scanner.finish(index.len())
+    scanner.finish(count)
 }
 
 /// An open container block.
