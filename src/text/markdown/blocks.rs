@@ -25,7 +25,7 @@ use super::headings::{RawHeading, trim_spaces};
 use super::html_anchors::scan_html_anchors;
 use super::html_blocks::{HtmlKind, html_block_start};
 use super::link_references::definition_lines;
-use crate::text::lines::LineIndex;
+use crate::text::lines::split_lines;
 
 /// What the scanner found.
 #[derive(Debug, Default)]
@@ -46,13 +46,15 @@ pub(crate) struct Scan<'t> {
 /// are skipped but counted).
 pub(crate) fn scan(text: &str, first_line: usize) -> Scan<'_> {
     let mut scanner = Scanner::new(text);
-    // The index finds line ends with a vectorised search, which is faster on
-    // large texts than splitting line by line.
-    let index = LineIndex::new(text);
-    for n in first_line..=index.len() {
-        scanner.line(n, index.text(text, n));
+    let mut count = 0;
+    for (i, line) in split_lines(text).enumerate() {
+        count = i + 1;
+        if count < first_line {
+            continue;
+        }
+        scanner.line(count, line);
     }
-    scanner.finish(index.len())
+    scanner.finish(count)
 }
 
 /// An open container block.
@@ -164,6 +166,11 @@ impl<'t> Scanner<'t> {
     /// Updates the block structure with line `n`; tells whether the line may
     /// hold HTML anchors (it is not code, a comment or raw HTML).
     fn structure(&mut self, n: usize, line: &'t str) -> bool {
+        if self.containers.is_empty()
+            && let Some(result) = self.common_line(n, line)
+        {
+            return result;
+        }
         let mut cursor = Cursor::new(line);
 
         // 1. Which open containers does the line continue?
@@ -274,6 +281,32 @@ impl<'t> Scanner<'t> {
                 }
                 true
             }
+        }
+    }
+
+    /// The two most common lines outside any container, handled without the
+    /// general machinery (with the same outcome): a line of fenced code that
+    /// cannot be its closing fence, and a line of paragraph text that cannot
+    /// start any other block. `None` for every other line.
+    fn common_line(&mut self, n: usize, line: &'t str) -> Option<bool> {
+        let &first = line.as_bytes().first()?;
+        if first == b' ' || first == b'\t' {
+            return None;
+        }
+        match self.leaf {
+            Leaf::Fence { fence_char, .. } if first != fence_char => Some(false),
+            Leaf::Paragraph if !may_start_block(first) => {
+                self.paragraph.push((n, line));
+                Some(true)
+            }
+            Leaf::None if !may_start_block(first) => {
+                self.paragraph.clear();
+                self.paragraph.push((n, line));
+                self.paragraph_nonblank_before = self.last_nonblank;
+                self.leaf = Leaf::Paragraph;
+                Some(true)
+            }
+            _ => None,
         }
     }
 

@@ -14,10 +14,7 @@ use std::borrow::Cow;
 /// The visible text of inline Markdown; the text itself when it has no
 /// character that could start markup the slug would see.
 pub(crate) fn visible_text(raw: &str) -> Cow<'_, str> {
-    if !raw
-        .bytes()
-        .any(|b| matches!(b, b'\\' | b'`' | b'[' | b'!' | b'<' | b'&' | b'_'))
-    {
+    if !raw.bytes().any(is_markup_byte) {
         return Cow::Borrowed(raw);
     }
     let mut pieces = Vec::new();
@@ -36,6 +33,11 @@ pub(crate) fn visible_text(raw: &str) -> Cow<'_, str> {
         }
     }
     Cow::Owned(text)
+}
+
+/// Whether a byte may start inline markup that changes the visible text.
+fn is_markup_byte(b: u8) -> bool {
+    matches!(b, b'\\' | b'`' | b'[' | b'!' | b'<' | b'&' | b'_')
 }
 
 /// Text, or a run of `_` that may be an emphasis marker.
@@ -136,9 +138,14 @@ fn collect(s: &str, pieces: &mut Vec<Piece>) {
                 i += len;
             }
             _ => {
-                let len = s[i..].chars().next().map_or(1, char::len_utf8);
-                push_text(pieces, &s[i..i + len]);
-                i += len;
+                // Copy the whole run up to the next byte that may start
+                // markup; those are ASCII, so the run ends on a char boundary.
+                let run = bytes[i + 1..]
+                    .iter()
+                    .position(|&b| is_markup_byte(b))
+                    .map_or(bytes.len(), |at| i + 1 + at);
+                push_text(pieces, &s[i..run]);
+                i = run;
             }
         }
     }
