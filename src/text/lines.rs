@@ -215,9 +215,24 @@ impl LineIndex {
 /// Splits `text` into lines the same way [`LineIndex`] does, without building an
 /// index: each item is the line's text without its ending.
 pub fn split_lines(text: &str) -> impl Iterator<Item = &str> {
-    text.split_inclusive('\n').map(|line| {
-        let line = line.strip_suffix('\n').unwrap_or(line);
-        line.strip_suffix('\r').unwrap_or(line)
+    // memchr finds line breaks several times faster than `split_inclusive`,
+    // which matters to the scanners that walk every line of a large file.
+    let bytes = text.as_bytes();
+    let mut breaks = memchr::memchr_iter(b'\n', bytes);
+    let mut start = 0usize;
+    std::iter::from_fn(move || {
+        if start >= bytes.len() {
+            return None;
+        }
+        let Some(end) = breaks.next() else {
+            // The last line has no ending, so a `\r` at its end is text.
+            let line = &text[start..];
+            start = bytes.len();
+            return Some(line);
+        };
+        let line = &text[start..end];
+        start = end + 1;
+        Some(line.strip_suffix('\r').unwrap_or(line))
     })
 }
 
@@ -286,7 +301,9 @@ mod tests {
 
     #[test]
     fn split_lines_agrees_with_the_index() {
-        for text in ["", "a", "a\n", "a\r\nb", "a\n\n", "\r\n", "x\ry\n"] {
+        for text in [
+            "", "a", "a\n", "a\r\nb", "a\n\n", "\r\n", "x\ry\n", "x\r", "\n\n\r",
+        ] {
             let index = LineIndex::new(text);
             let from_index: Vec<&str> = index.iter(text).map(|(_, l)| l).collect();
             let from_split: Vec<&str> = split_lines(text).collect();
