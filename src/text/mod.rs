@@ -4,4 +4,5 @@
 //! unit- and property-tested in isolation. The workspace layer reads and writes
 //! files; the tools layer turns these values into JSON.
 
+pub mod fuzzy;
 pub mod lines;

@@ -1,0 +1,365 @@
+//! Applying the caller's change to the block as it is on disk.
+//!
+//! The change the caller meant is the difference between `search_context` and
+//! `new_content`. That difference (a line diff) is replayed on the disk block
+//! through the search-to-disk line pairing:
+//!
+//! - lines the caller kept are written exactly as they are on disk, whatever
+//!   drift the search had (indentation, trailing spaces, quotes, endings, even a
+//!   line changed on disk since the caller read it);
+//! - disk lines the search did not mention (an extra blank line, a line added
+//!   since) are kept, unless they sit inside a run of lines the caller removed
+//!   or replaced;
+//! - an elision marker kept in `new_content` keeps the disk lines it stands for;
+//! - new and changed lines get the file's indentation (see
+//!   [`crate::text::fuzzy::indent`]) and the block's line ending.
+//!
+//! Two situations are refused rather than guessed: the caller changes a line
+//! that is something else on disk (a conflict), or `new_content` holds an
+//! elision marker that does not stand for a marker of the search.
+
+use std::borrow::Cow;
+
+use similar::{Algorithm, DiffOp, capture_diff_slices};
+
+use super::align::Target;
+use super::block::{Line, Lines};
+use super::elision::{is_comment_marker, is_marker};
+use super::indent::IndentMap;
+use super::score::line_distance;
+use crate::text::lines::Eol;
+
+/// Why a matched block cannot take the caller's change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Blocked {
+    /// The caller changes search line `search_line` (0-based), which on disk
+    /// is `file_line` (0-based) with other content, or is missing while other
+    /// lines stand where it was.
+    Conflict {
+        search_line: usize,
+        file_line: Option<usize>,
+    },
+    /// Line `new_line` (0-based) of `new_content` is an elision marker that
+    /// stands for no marker of the search.
+    Marker { new_line: usize },
+}
+
+/// Diff key of a line: elision markers compare equal to each other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum Key<'a> {
+    Marker,
+    Text(&'a str),
+}
+
+/// Everything needed to rewrite one matched block.
+pub(crate) struct Transplant<'a, 't, 's, 'n> {
+    /// The file's lines.
+    pub file: &'a Lines<'t>,
+    /// The search block's lines.
+    pub search: &'a Lines<'s>,
+    /// The new content's lines.
+    pub new: &'a Lines<'n>,
+    /// What each search line stands for on disk.
+    pub targets: &'a [Target],
+    /// First and last file line of the block (0-based, inclusive).
+    pub region: (usize, usize),
+    /// Whether the search was matched with elision markers.
+    pub elision: bool,
+    /// The ending new lines get.
+    pub eol: Eol,
+}
+
+struct Out<'x> {
+    text: Cow<'x, str>,
+    eol: Option<Eol>,
+}
+
+impl<'a, 't, 's, 'n> Transplant<'a, 't, 's, 'n> {
+    fn key<'x>(&self, line: &'x Line<'_>) -> Key<'x> {
+        if self.elision && is_marker(line.raw) {
+            Key::Marker
+        } else {
+            Key::Text(line.raw)
+        }
+    }
+
+    /// The new text of the block's lines, endings included.
+    pub(crate) fn render(&self) -> Result<String, Blocked> {
+        let s_keys: Vec<Key<'_>> = self.search.all.iter().map(|l| self.key(l)).collect();
+        let n_keys: Vec<Key<'_>> = self.new.all.iter().map(|l| self.key(l)).collect();
+        let ops = capture_diff_slices(Algorithm::Patience, &s_keys, &n_keys);
+
+        let pairs: Vec<(&str, &str)> = self
+            .targets
+            .iter()
+            .enumerate()
+            .filter_map(|(i, t)| match t {
+                Target::Line(f) if !self.search.all[i].is_blank() => {
+                    Some((self.search.all[i].indent, self.file.all[*f].indent))
+                }
+                _ => None,
+            })
+            .collect();
+        let block: Vec<&str> = (self.region.0..=self.region.1)
+            .map(|f| &self.file.all[f])
+            .filter(|l| !l.is_blank())
+            .map(|l| l.indent)
+            .collect();
+        let indents = IndentMap::new(&pairs, &block);
+
+        let mut out: Vec<Out<'a>> = Vec::new();
+        let mut cursor = self.region.0;
+        let end = self.region.1 + 1;
+
+        for op in &ops {
+            let (_, old, new) = op.as_tag_tuple();
+            match op {
+                DiffOp::Equal { .. } => {
+                    for i in old {
+                        match &self.targets[i] {
+                            Target::Line(f) => {
+                                keep_until(self.file, &mut out, &mut cursor, end, f + 1)
+                            }
+                            Target::Middle(r) => {
+                                keep_until(self.file, &mut out, &mut cursor, end, r.end)
+                            }
+                            Target::Absent => {}
+                        }
+                    }
+                }
+                DiffOp::Delete { .. } | DiffOp::Replace { .. } | DiffOp::Insert { .. } => {
+                    self.check_changed(old.clone())?;
+                    let span = covered(&self.targets[old.clone()]);
+                    if let Some((lo, hi)) = span {
+                        keep_until(self.file, &mut out, &mut cursor, end, lo);
+                        cursor = cursor.max(hi);
+                    }
+                    for (t, j) in new.clone().enumerate() {
+                        let line = &self.new.all[j];
+                        if is_marker(line.raw) && (self.elision || is_comment_marker(line.raw)) {
+                            return Err(Blocked::Marker { new_line: j });
+                        }
+                        let paired = old.clone().nth(t).and_then(|i| match &self.targets[i] {
+                            Target::Line(f) => {
+                                Some((self.search.all[i].indent, self.file.all[*f].indent))
+                            }
+                            _ => None,
+                        });
+                        out.push(Out {
+                            text: self.render_new(line, &indents, paired),
+                            eol: None,
+                        });
+                    }
+                }
+            }
+        }
+        keep_until(self.file, &mut out, &mut cursor, end, end);
+
+        let last_eol = self.file.all[self.region.1].eol;
+        let count = out.len();
+        let mut text = String::new();
+        for (k, line) in out.into_iter().enumerate() {
+            text.push_str(&line.text);
+            let eol = if k + 1 == count && last_eol == Eol::None {
+                Eol::None
+            } else {
+                match line.eol {
+                    Some(Eol::None) | None => self.eol,
+                    Some(e) => e,
+                }
+            };
+            text.push_str(eol.as_str());
+        }
+        Ok(text)
+    }
+
+    fn render_new<'x>(
+        &self,
+        line: &'x Line<'_>,
+        indents: &IndentMap,
+        paired: Option<(&str, &str)>,
+    ) -> Cow<'x, str> {
+        if indents.is_identity() {
+            return Cow::Borrowed(line.raw);
+        }
+        if line.is_blank() {
+            return Cow::Borrowed("");
+        }
+        let mut text = indents.map(line.indent, paired);
+        text.push_str(&line.raw[line.indent.len()..]);
+        Cow::Owned(text)
+    }
+
+    /// Refuses changes to search lines that stand for something else on disk.
+    fn check_changed(&self, old: std::ops::Range<usize>) -> Result<(), Blocked> {
+        for i in old {
+            let line = &self.search.all[i];
+            if line.is_blank() || (self.elision && is_marker(line.raw)) {
+                continue;
+            }
+            match &self.targets[i] {
+                Target::Line(f) => {
+                    let disk = &self.file.all[*f];
+                    let allowed = ((line.chars + disk.chars) / 10).max(4);
+                    if line_distance(line, disk) > allowed {
+                        return Err(Blocked::Conflict {
+                            search_line: i,
+                            file_line: Some(*f),
+                        });
+                    }
+                }
+                Target::Middle(_) => {}
+                Target::Absent => {
+                    let lo = self.targets[..i]
+                        .iter()
+                        .rev()
+                        .find_map(end_of)
+                        .unwrap_or(self.region.0);
+                    let hi = self.targets[i + 1..]
+                        .iter()
+                        .find_map(start_of)
+                        .unwrap_or(self.region.1 + 1);
+                    if let Some(f) = (lo..hi).find(|&f| !self.file.all[f].is_blank()) {
+                        return Err(Blocked::Conflict {
+                            search_line: i,
+                            file_line: Some(f),
+                        });
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Keeps disk lines from `cursor` up to `to` (never past `end`) as they are.
+fn keep_until<'x>(
+    file: &'x Lines<'_>,
+    out: &mut Vec<Out<'x>>,
+    cursor: &mut usize,
+    end: usize,
+    to: usize,
+) {
+    while *cursor < to.min(end) {
+        let line = &file.all[*cursor];
+        out.push(Out {
+            text: Cow::Borrowed(line.raw),
+            eol: Some(line.eol),
+        });
+        *cursor += 1;
+    }
+}
+
+fn end_of(t: &Target) -> Option<usize> {
+    match t {
+        Target::Line(f) => Some(f + 1),
+        Target::Middle(r) => Some(r.end),
+        Target::Absent => None,
+    }
+}
+
+fn start_of(t: &Target) -> Option<usize> {
+    match t {
+        Target::Line(f) => Some(*f),
+        Target::Middle(r) => Some(r.start),
+        Target::Absent => None,
+    }
+}
+
+/// The file lines `lo..hi` spanned by some targets, if they stand for any.
+fn covered(targets: &[Target]) -> Option<(usize, usize)> {
+    let lo = targets.iter().find_map(start_of)?;
+    let hi = targets.iter().rev().find_map(end_of)?;
+    Some((lo, hi))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::fuzzy::align::{pair_blank_lines, targets};
+    use crate::text::lines::LineIndex;
+
+    fn run(
+        file: &str,
+        search: &str,
+        new: &str,
+        pairs: &[(usize, usize)],
+    ) -> Result<String, Blocked> {
+        let index = LineIndex::new(file);
+        let file_lines = Lines::of_text(file, &index);
+        let search_lines = Lines::of_snippet(search);
+        let new_lines = Lines::of_snippet(new);
+        let mut t = targets(&search_lines, &file_lines, pairs);
+        pair_blank_lines(&search_lines, &file_lines, &mut t);
+        let region = super::super::align::region(&t).unwrap();
+        Transplant {
+            file: &file_lines,
+            search: &search_lines,
+            new: &new_lines,
+            targets: &t,
+            region,
+            elision: false,
+            eol: Eol::Lf,
+        }
+        .render()
+    }
+
+    #[test]
+    fn kept_lines_keep_their_disk_form() {
+        let file = "\tif (a) {  \n\t\tcall(\u{201C}x\u{201D});\n\t}\n";
+        let search = "if (a) {\n    call(\"x\");\n}\n";
+        let new = "if (a) {\n    call(\"x\");\n    more();\n}\n";
+        let out = run(file, search, new, &[(0, 0), (1, 1), (2, 2)]).unwrap();
+        assert_eq!(
+            out,
+            "\tif (a) {  \n\t\tcall(\u{201C}x\u{201D});\n\t\tmore();\n\t}\n"
+        );
+    }
+
+    #[test]
+    fn unmentioned_disk_lines_survive_outside_replaced_runs() {
+        let file = "a\nb\nextra\nc\n";
+        let out = run(file, "a\nb\nc\n", "a\nB\nc\n", &[(0, 0), (1, 1), (2, 3)]).unwrap();
+        assert_eq!(out, "a\nB\nextra\nc\n");
+        let out = run(file, "a\nb\nc\n", "a\nc\n", &[(0, 0), (1, 1), (2, 3)]).unwrap();
+        assert_eq!(out, "a\nextra\nc\n");
+        let out = run(file, "a\nb\nc\n", "X\n", &[(0, 0), (1, 1), (2, 3)]).unwrap();
+        assert_eq!(out, "X\n");
+    }
+
+    #[test]
+    fn changing_a_line_that_is_different_on_disk_is_a_conflict() {
+        let file = "a\ntotally different\nc\n";
+        let err = run(file, "a\nb\nc\n", "a\nB\nc\n", &[(0, 0), (2, 2)]).unwrap_err();
+        assert_eq!(
+            err,
+            Blocked::Conflict {
+                search_line: 1,
+                file_line: Some(1)
+            }
+        );
+    }
+
+    #[test]
+    fn final_line_without_ending_stays_without() {
+        let file = "x\ny";
+        assert_eq!(
+            run(file, "x\ny\n", "x\ny\nz\n", &[(0, 0), (1, 1)]).unwrap(),
+            "x\ny\nz"
+        );
+        assert_eq!(run(file, "y", "", &[(0, 1)]).unwrap(), "");
+    }
+
+    #[test]
+    fn new_content_may_not_elide() {
+        let file = "a\nb\nc\n";
+        let err = run(
+            file,
+            "a\nb\nc\n",
+            "a\n// ... rest\nc\n",
+            &[(0, 0), (1, 1), (2, 2)],
+        )
+        .unwrap_err();
+        assert_eq!(err, Blocked::Marker { new_line: 1 });
+    }
+}

@@ -1,0 +1,283 @@
+//! Search blocks that elide their middle: the agent gives the first and last
+//! lines of a block and stands a marker such as `...`, `// ...`, `# ...` or
+//! `/* ... */` for everything between.
+//!
+//! Each stretch between markers (a *segment*) is matched on its own, in order.
+//! The first segment may match anywhere; each later one is looked for after the
+//! previous one and before the block the first segment opened is closed (the
+//! first line indented no deeper than the opening line), at the indentation the
+//! first segment predicts, taking the nearest exact-up-to-whitespace occurrence
+//! or else the closest fuzzy one. Two functions sharing a head and a tail can
+//! therefore not be bridged into one match.
+
+use std::ops::Range;
+
+use super::align::{Target, misindented, pair_blank_lines, pair_lines};
+use super::block::{Line, Lines};
+use super::candidates::{Probe, Window};
+use super::indent::IndentMap;
+use super::normalize::{canonical, width};
+use super::score::score_of;
+
+/// Least score (0–100) for a segment's window to be considered at all.
+const SEGMENT_FLOOR: f64 = 50.0;
+/// At most this many places for the first segment are tried.
+const MAX_HEADS: usize = 32;
+/// In text without nesting, how far (non-blank lines) a later segment is
+/// looked for after the previous one.
+const FLAT_REACH: usize = 5_000;
+
+/// Comment leaders that may introduce a marker.
+const LEADERS: [&str; 9] = ["<!--", "{/*", "/*", "//", "#", "--", ";", "%", "'"];
+
+/// Whether a line is an elision marker: `...` or `…` alone, or a comment whose
+/// text starts with one (`// ... existing code ...`, `# ...`, `/* ... */`).
+pub(crate) fn is_marker(line: &str) -> bool {
+    let c = canonical(line);
+    c == "..." || is_comment_marker_canon(&c)
+}
+
+/// Whether a line is an elision marker written as a comment, which (unlike a
+/// bare `...`, valid Python) is never real content worth writing.
+pub(crate) fn is_comment_marker(line: &str) -> bool {
+    is_comment_marker_canon(&canonical(line))
+}
+
+fn is_comment_marker_canon(c: &str) -> bool {
+    LEADERS.iter().any(|lead| {
+        c.strip_prefix(lead)
+            .is_some_and(|rest| rest.trim_start().starts_with("..."))
+    })
+}
+
+/// The search split at its markers.
+pub(crate) struct Segments {
+    /// Search line ranges of each segment (runs of non-marker lines holding at
+    /// least one non-blank line), in order.
+    pub parts: Vec<Range<usize>>,
+    /// Which search lines are markers.
+    pub markers: Vec<bool>,
+}
+
+impl Segments {
+    /// Splits `search` at marker lines; `None` if it has no marker or nothing
+    /// but markers and blank lines.
+    pub(crate) fn of(search: &Lines<'_>) -> Option<Segments> {
+        let markers: Vec<bool> = search.all.iter().map(|l| is_marker(l.raw)).collect();
+        if !markers.iter().any(|&m| m) {
+            return None;
+        }
+        let mut parts = Vec::new();
+        let mut start = 0;
+        for (i, &marker) in markers.iter().chain([&true]).enumerate() {
+            if marker {
+                if (start..i).any(|k| !search.all[k].is_blank()) {
+                    parts.push(start..i);
+                }
+                start = i + 1;
+            }
+        }
+        (!parts.is_empty()).then_some(Segments { parts, markers })
+    }
+}
+
+/// One way the elided search fits the file.
+pub(crate) struct Elided {
+    /// What each search line stands for.
+    pub targets: Vec<Target>,
+    /// Distance over the segments (the elided middles are not compared).
+    pub dist: usize,
+    /// Score 0–100 over the segments.
+    pub score: f64,
+}
+
+/// Every way the segmented search fits the file, one per place of the first
+/// segment that leads to a complete match.
+pub(crate) fn find(file: &Lines<'_>, search: &Lines<'_>, segments: &Segments) -> Vec<Elided> {
+    let nb_of = |r: &Range<usize>| -> Vec<usize> {
+        r.clone().filter(|&k| !search.all[k].is_blank()).collect()
+    };
+    let seg_lines: Vec<Vec<usize>> = segments.parts.iter().map(nb_of).collect();
+    let probes: Vec<Probe<'_, '_>> = seg_lines
+        .iter()
+        .map(|idx| Probe::new(idx.iter().map(|&k| &search.all[k]).collect()))
+        .collect();
+    let total = file.nonblank.len();
+
+    let mut heads: Vec<Window> = probes[0]
+        .find(file, 0..total)
+        .into_iter()
+        .filter(|w| w.score >= SEGMENT_FLOOR)
+        .collect();
+    heads.sort_by(|a, b| a.dist.cmp(&b.dist).then(a.start.cmp(&b.start)));
+    heads.truncate(MAX_HEADS);
+
+    let mut found = Vec::new();
+    'heads: for head in heads {
+        let mut windows = vec![head];
+        let head_pairs = pair_lines(probes[0].lines(), file, head.start..head.end);
+        let indent_pairs: Vec<(&str, &str)> = head_pairs
+            .iter()
+            .map(|&(k, p)| (probes[0].lines()[k].indent, file.nb(p).indent))
+            .collect();
+        let head_block: Vec<&str> = (head.start..head.end).map(|p| file.nb(p).indent).collect();
+        let indents = IndentMap::new(&indent_pairs, &head_block);
+        let reach = reach(file, head.start..head.end);
+        let mut from = head.end;
+        for probe in &probes[1..] {
+            let expected = width(&indents.map(probe.lines()[0].indent, None));
+            let mut options: Vec<Window> = probe
+                .find(file, from..reach)
+                .into_iter()
+                .filter(|w| w.score >= SEGMENT_FLOOR && file.nb(w.start).width == expected)
+                .collect();
+            options.sort_by(|a, b| a.dist.cmp(&b.dist).then(a.start.cmp(&b.start)));
+            let nearest_exact = options
+                .iter()
+                .filter(|w| w.dist == 0)
+                .min_by_key(|w| w.start);
+            let Some(&pick) = nearest_exact.or(options.first()) else {
+                continue 'heads;
+            };
+            windows.push(pick);
+            from = pick.end;
+        }
+        if let Some(elided) = assemble(file, search, segments, &seg_lines, &probes, &windows) {
+            found.push(elided);
+        }
+    }
+    found
+}
+
+/// One past the last non-blank position where later segments may lie: the
+/// first line after the head indented no deeper than the head's outermost
+/// opening line, or a fixed reach in flat text.
+fn reach(file: &Lines<'_>, head: Range<usize>) -> usize {
+    let total = file.nonblank.len();
+    let opener = head
+        .clone()
+        .filter(|&p| p + 1 < total && file.nb(p + 1).width > file.nb(p).width)
+        .map(|p| file.nb(p).width)
+        .min();
+    match opener {
+        Some(o) => (head.end..total)
+            .find(|&p| file.nb(p).width <= o)
+            .map_or(total, |p| p + 1),
+        None => (head.end + FLAT_REACH).min(total),
+    }
+}
+
+/// Builds the targets and score of a complete fit.
+fn assemble(
+    file: &Lines<'_>,
+    search: &Lines<'_>,
+    segments: &Segments,
+    seg_lines: &[Vec<usize>],
+    probes: &[Probe<'_, '_>],
+    windows: &[Window],
+) -> Option<Elided> {
+    let mut targets = vec![Target::Absent; search.len()];
+    let mut paired: Vec<(&Line<'_>, &Line<'_>)> = Vec::new();
+    let mut bounds: Vec<(usize, usize)> = Vec::new();
+    for ((idx, probe), w) in seg_lines.iter().zip(probes).zip(windows) {
+        let pairs = pair_lines(probe.lines(), file, w.start..w.end);
+        let first = pairs.first()?.1;
+        let last = pairs.last()?.1;
+        for &(k, p) in &pairs {
+            targets[idx[k]] = Target::Line(file.nonblank[p]);
+            paired.push((probe.lines()[k], file.nb(p)));
+        }
+        bounds.push((file.nonblank[first], file.nonblank[last]));
+    }
+    // Interior markers stand for the lines between the segments around them.
+    for (gap, pair) in bounds.windows(2).enumerate() {
+        let middle = pair[0].1 + 1..pair[1].0;
+        let between = segments.parts[gap].end..segments.parts[gap + 1].start;
+        for k in between {
+            if segments.markers[k] {
+                targets[k] = Target::Middle(middle.clone());
+            }
+        }
+    }
+    pair_blank_lines(search, file, &mut targets);
+    let dist: usize = windows.iter().map(|w| w.dist).sum::<usize>() + 2 * misindented(&paired);
+    let len_s: usize = probes.iter().map(|p| joined_len(p.lines())).sum();
+    let len_d: usize = windows
+        .iter()
+        .map(|w| joined_len(&(w.start..w.end).map(|p| file.nb(p)).collect::<Vec<_>>()))
+        .sum();
+    Some(Elided {
+        targets,
+        dist,
+        score: score_of(dist, len_s, len_d),
+    })
+}
+
+fn joined_len(lines: &[&Line<'_>]) -> usize {
+    lines.iter().map(|l| l.chars).sum::<usize>() + lines.len().saturating_sub(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::lines::LineIndex;
+
+    #[test]
+    fn recognizes_markers() {
+        for m in [
+            "...",
+            "  …",
+            "// ...",
+            "# ... rest unchanged",
+            "/* ... */",
+            "<!-- ... -->",
+            "-- ...",
+            "    // … existing code …",
+        ] {
+            assert!(is_marker(m), "{m}");
+        }
+        for not in [
+            "...args,",
+            "foo(...)",
+            "// note",
+            "x = ...;",
+            "#include <a.h>",
+            "print('...')",
+        ] {
+            assert!(!is_marker(not), "{not}");
+        }
+        assert!(!is_comment_marker("..."));
+        assert!(is_comment_marker("# ..."));
+    }
+
+    #[test]
+    fn a_head_and_tail_match_around_an_elided_middle() {
+        let file = "fn a() {\n    one();\n    two();\n}\n\nfn b() {\n    one();\n    three();\n}\n";
+        let index = LineIndex::new(file);
+        let file_lines = Lines::of_text(file, &index);
+        let search = Lines::of_snippet("fn b() {\n    // ...\n}\n");
+        let segments = Segments::of(&search).unwrap();
+        assert_eq!(segments.parts, vec![0..1, 2..3]);
+        let found = find(&file_lines, &search, &segments);
+        let exact: Vec<_> = found.iter().filter(|e| e.dist == 0).collect();
+        assert_eq!(exact.len(), 1);
+        assert_eq!(
+            exact[0].targets,
+            vec![Target::Line(5), Target::Middle(6..8), Target::Line(8)]
+        );
+    }
+
+    #[test]
+    fn a_tail_is_not_looked_for_past_the_end_of_its_block() {
+        let file = "def a():\n    x = 1\n\ndef b():\n    x = 1\n    return x\n";
+        let index = LineIndex::new(file);
+        let file_lines = Lines::of_text(file, &index);
+        let search = Lines::of_snippet("def a():\n    ...\n    return x\n");
+        let segments = Segments::of(&search).unwrap();
+        let found = find(&file_lines, &search, &segments);
+        assert!(
+            found.iter().all(|e| e.targets[0] != Target::Line(0)),
+            "bridged two functions"
+        );
+    }
+}
