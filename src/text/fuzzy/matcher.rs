@@ -5,7 +5,7 @@ use std::ops::Range;
 
 use super::EditRequest;
 use super::align::{self, Target, misindented, pair_lines};
-use super::apply::{Blocked, Transplant};
+use super::apply::{Blocked, Transplant, literal};
 use super::block::{Line, Lines, joined};
 use super::candidates::{Probe, Window, period};
 use super::diff::unified;
@@ -138,9 +138,17 @@ impl<'r, 't> Matcher<'r, 't> {
             ""
         };
         let blank = |s: &str| s.bytes().all(|b| b == b' ' || b == b'\t');
+        // A search that only left out the first line's indentation is a block
+        // of whole lines: replaying it re-indents every new line, where a
+        // literal splice would indent only the first.
+        // Emptying such a block without its final line break leaves the
+        // line, as a literal replacement would; only a search that ends with
+        // its line break removes whole lines.
+        let empties = self.request.replacement.is_empty() && !self.request.search.ends_with('\n');
         let whole = !force_substring
+            && !empties
             && blank(prefix)
-            && blank(suffix)
+            && suffix.is_empty()
             && self.search.len() == last - first + 1;
         let how = if whole {
             How::Lines {
@@ -284,10 +292,11 @@ impl<'r, 't> Matcher<'r, 't> {
                 }
             }
         }
-        windows
+        let founds = windows
             .iter()
             .filter_map(|w| self.found_in(&probe, w))
-            .collect()
+            .collect();
+        distinct(founds)
     }
 
     fn found_in(&self, probe: &Probe<'_, '_>, w: &Window) -> Option<Found> {
@@ -320,7 +329,7 @@ impl<'r, 't> Matcher<'r, 't> {
 
     /// Candidates for a search with elision markers.
     fn elided(&self, segments: &Segments) -> Vec<Found> {
-        elision::find(&self.file, &self.search, segments)
+        let founds = elision::find(&self.file, &self.search, segments)
             .into_iter()
             .filter_map(|e| {
                 let region = align::region(&e.targets)?;
@@ -336,7 +345,8 @@ impl<'r, 't> Matcher<'r, 't> {
                     region,
                 })
             })
-            .collect()
+            .collect();
+        distinct(founds)
     }
 
     /// Hash of the canonical text of file lines `region`.
@@ -484,7 +494,51 @@ impl<'r, 't> Matcher<'r, 't> {
             }
             edits.push(edit);
         }
+        self.keep_missing_final_newline(&mut edits);
         Ok(Plan { edits, near_misses })
+    }
+
+    /// Removing the last lines of a file that has no final newline would
+    /// leave the newline before them at the end: take it away too, from the
+    /// text before the removed lines (or from the edit that wrote it).
+    fn keep_missing_final_newline(&self, edits: &mut [PlannedEdit]) {
+        if self.text.ends_with('\n') {
+            return;
+        }
+        let Some(last) = edits.last() else {
+            return;
+        };
+        if !last.splice.text.is_empty() || last.splice.range.end != self.text.len() {
+            return;
+        }
+        // The removed run may span several adjacent edits.
+        let mut k = edits.len() - 1;
+        while k > 0
+            && edits[k - 1].splice.range.end == edits[k].splice.range.start
+            && edits[k - 1].splice.text.is_empty()
+        {
+            k -= 1;
+        }
+        let start = edits[k].splice.range.start;
+        if k > 0 && edits[k - 1].splice.range.end == start {
+            let prev = &mut edits[k - 1];
+            for eol in ["\r\n", "\n"] {
+                if prev.splice.text.ends_with(eol) {
+                    prev.splice
+                        .text
+                        .truncate(prev.splice.text.len() - eol.len());
+                    break;
+                }
+            }
+        } else if start > 0 {
+            let before = &self.text[..start];
+            let cut = if before.ends_with("\r\n") {
+                2
+            } else {
+                usize::from(before.ends_with('\n'))
+            };
+            edits[k].splice.range.start -= cut;
+        }
     }
 
     fn edit(&self, f: &Found) -> Result<PlannedEdit, Refusal> {
@@ -504,14 +558,8 @@ impl<'r, 't> Matcher<'r, 't> {
                 }
                 .render()
                 .map_err(|blocked| self.blocked(blocked, f))?;
-                let mut range = span.clone();
-                // Removing the last lines of a file without a final newline
-                // takes the newline before them too, so none appears.
-                if after.is_empty() && self.file.all[b].eol == Eol::None && a > 0 {
-                    range.start -= self.file.all[a - 1].eol.as_str().len();
-                }
                 let splice = Splice {
-                    range,
+                    range: span.clone(),
                     text: after.clone(),
                 };
                 (after, splice)
@@ -524,15 +572,13 @@ impl<'r, 't> Matcher<'r, 't> {
                         return Err(Refusal::MarkerInNewContent { line: j + 1 });
                     }
                 }
-                let eol = match self.file.all[a].eol {
-                    Eol::None => self.block_eol(f.region),
-                    e => e,
-                };
-                let text = self
-                    .request
-                    .replacement
-                    .replace("\r\n", "\n")
-                    .replace('\n', eol.as_str());
+                let breaks: Vec<Eol> = (a..=b).map(|l| self.file.all[l].eol).collect();
+                let text = literal(
+                    self.request.search,
+                    self.request.replacement,
+                    &breaks,
+                    self.block_eol(f.region),
+                );
                 let after = format!(
                     "{}{}{}",
                     &self.text[span.start..range.start],
@@ -574,6 +620,43 @@ impl<'r, 't> Matcher<'r, 't> {
             Blocked::Marker { new_line } => Refusal::MarkerInNewContent { line: new_line + 1 },
         }
     }
+}
+
+/// Drops candidates that pair some search line with the same file line as a
+/// better one: they are the same place seen through a different window, not
+/// a rival. Distinct occurrences never share a pair, even when they overlap
+/// in a repetitive file.
+fn distinct(mut founds: Vec<Found>) -> Vec<Found> {
+    founds.sort_by(|a, b| {
+        a.dist
+            .cmp(&b.dist)
+            .then(b.score.total_cmp(&a.score))
+            .then(a.region.0.cmp(&b.region.0))
+    });
+    let pairs = |f: &Found| -> Vec<(usize, usize)> {
+        match &f.how {
+            How::Lines { targets, .. } => targets
+                .iter()
+                .enumerate()
+                .filter_map(|(i, t)| match t {
+                    Target::Line(l) => Some((i, *l)),
+                    _ => None,
+                })
+                .collect(),
+            How::Substring(_) => Vec::new(),
+        }
+    };
+    let mut kept: Vec<(Found, Vec<(usize, usize)>)> = Vec::new();
+    for f in founds {
+        let mine = pairs(&f);
+        if kept
+            .iter()
+            .all(|(_, theirs)| mine.iter().all(|p| !theirs.contains(p)))
+        {
+            kept.push((f, mine));
+        }
+    }
+    kept.into_iter().map(|(f, _)| f).collect()
 }
 
 fn candidate_of(e: &PlannedEdit) -> Candidate {

@@ -1,0 +1,109 @@
+//! Times the edit_code matcher on generated 10,000- and 100,000-line source
+//! files: a miss (the block is not in the file, the slowest path), an exact
+//! hit, and a tolerant hit (indentation shifted and a typo). Prints the median
+//! of several runs.
+//!
+//! `cargo bench --bench edit_code_speed`
+
+#[path = "../tests/corpus/mod.rs"]
+mod corpus;
+
+use std::time::{Duration, Instant};
+
+use corpus::rng::Rng;
+use corpus::source::{Lang, generate};
+use corpus::text::{indent, typo};
+use mcp_server_text::text::fuzzy::{EditRequest, Refusal, plan_edit};
+
+const RUNS: usize = 9;
+
+/// A Rust file of at least `lines` lines.
+fn file(lines: usize, seed: u64) -> Vec<String> {
+    let mut rng = Rng::new(seed);
+    let units = lines / 11 + 1;
+    let mut out = generate(&mut rng, Lang::Rust, units..=units).lines;
+    while out.len() < lines {
+        out.extend(generate(&mut rng, Lang::Rust, 20..=20).lines);
+    }
+    out
+}
+
+fn median(mut times: Vec<Duration>) -> Duration {
+    times.sort();
+    times[times.len() / 2]
+}
+
+fn time(text: &str, search: &str, new: &str) -> (Duration, String) {
+    let mut times = Vec::with_capacity(RUNS);
+    let mut outcome = String::new();
+    for _ in 0..RUNS {
+        let started = Instant::now();
+        let result = plan_edit(text, &EditRequest::new(search, new));
+        times.push(started.elapsed());
+        outcome = match result {
+            Ok(plan) => format!(
+                "applied ({}, score {:.1})",
+                plan.edits[0].kind.as_str(),
+                plan.edits[0].score
+            ),
+            Err(Refusal::NotFound { best, .. }) => {
+                format!("not found (best {:.1})", best.map_or(0.0, |b| b.score))
+            }
+            Err(other) => format!("refused: {other:?}"),
+        };
+    }
+    (median(times), outcome)
+}
+
+fn main() {
+    println!("edit_code matcher speed, median of {RUNS} runs\n");
+    println!("{:>8}  {:<14} {:>10}  outcome", "lines", "case", "median");
+    for size in [10_000usize, 100_000] {
+        let lines = file(size, size as u64);
+        let text = lines.join("\n") + "\n";
+        // A block from the middle of the file.
+        let mid = lines.len() / 2;
+        let start = (mid..lines.len())
+            .find(|&i| lines[i].starts_with("pub fn"))
+            .unwrap_or(mid);
+        let block = &lines[start..start + 6];
+        let search = block.join("\n");
+        let new = format!(
+            "{}\n    audit(\"speed\", 1);\n{}",
+            block[..3].join("\n"),
+            block[3..].join("\n")
+        );
+        // The same block as an agent might remember it.
+        let mut rng = Rng::new(7);
+        let drifted: Vec<String> = block
+            .iter()
+            .enumerate()
+            .map(|(k, l)| {
+                let l = if k == 2 { typo(l, &mut rng) } else { l.clone() };
+                format!("  {}{}", indent(&l), l.trim_start())
+            })
+            .collect();
+        let drifted_new = format!(
+            "{}\n      audit(\"speed\", 1);\n{}",
+            drifted[..3].join("\n"),
+            drifted[3..].join("\n")
+        );
+        // A block of another file: not here.
+        let other = file(200, 99);
+        let missing = other[20..26].join("\n");
+
+        for (name, s, n) in [
+            ("miss", missing.as_str(), "x"),
+            ("exact hit", search.as_str(), new.as_str()),
+            ("tolerant hit", &drifted.join("\n"), drifted_new.as_str()),
+        ] {
+            let (t, outcome) = time(&text, s, n);
+            println!(
+                "{:>8}  {:<14} {:>8.2}ms  {outcome}",
+                lines.len(),
+                name,
+                t.as_secs_f64() * 1000.0
+            );
+        }
+    }
+}
