@@ -25,6 +25,7 @@ fn file(lines: usize, seed: u64) -> Vec<String> {
     while out.len() < lines {
         out.extend(generate(&mut rng, Lang::Rust, 20..=20).lines);
     }
+    out.truncate(lines);
     out
 }
 
@@ -92,10 +93,26 @@ fn main() {
         let other = file(200, 99);
         let missing = other[20..26].join("\n");
 
+        // One line that is not in the file.
+        let missing_line = "    let unknown_widget = frobnicate(&registry, 42)?;".to_string();
+        // The block's first two and last lines around an elision marker.
+        let end = (start + 1..lines.len())
+            .find(|&i| lines[i] == "}")
+            .unwrap_or(start + 6);
+        let elided = format!(
+            "{}\n{}\n    // ...\n{}",
+            lines[start],
+            lines[start + 1],
+            lines[end]
+        );
+        let elided_new = elided.replacen("limit: usize", "limit: u64", 1);
+
         for (name, s, n) in [
             ("miss", missing.as_str(), "x"),
+            ("one-line miss", missing_line.as_str(), "x"),
             ("exact hit", search.as_str(), new.as_str()),
             ("tolerant hit", &drifted.join("\n"), drifted_new.as_str()),
+            ("elided hit", elided.as_str(), elided_new.as_str()),
         ] {
             let (t, outcome) = time(&text, s, n);
             println!(

@@ -74,8 +74,8 @@ impl Kind {
             Kind::BlankAdded => "blank_line_added",
             Kind::Unicode => "unicode",
             Kind::ShortBlock => "short_block",
-            Kind::StaleLine => "stale_line_kept",
-            Kind::StaleConflict => "stale_line_changed",
+            Kind::StaleLine => "disk_changed_elsewhere",
+            Kind::StaleConflict => "disk_changed_at_edit",
             Kind::Elision => "elision",
             Kind::Mixed => "mixed_drift",
             Kind::ReplaceAll => "replace_all",
@@ -535,6 +535,8 @@ enum Part {
     BlankAdded,
     Stale,
     StaleTouched,
+    Added,
+    AddedTouched,
 }
 
 fn drift_case(
@@ -661,6 +663,27 @@ fn drift_case(
     }
 
     let mut touched = None;
+    let mut around_added = None;
+    if parts.contains(&Part::Added) || parts.contains(&Part::AddedTouched) {
+        // A line someone else added inside the block since it was read.
+        let spots: Vec<usize> = (a + 1..=b)
+            .filter(|&p| is_content(&lines[p - 1]) && is_content(&lines[p]) && !avoid.contains(&p))
+            .collect();
+        if spots.is_empty() {
+            return None;
+        }
+        let p = *rng.pick(&spots);
+        let tab_doc = !unit_of(&lines).is_empty();
+        let added = new_line(rng, lang, &lines[p - 1], tab_doc);
+        lines.insert(p, added);
+        b += 1;
+        drift.drop.push(p);
+        if parts.contains(&Part::Added) {
+            avoid.push(p);
+        } else {
+            around_added = Some(p);
+        }
+    }
     if parts.contains(&Part::Stale) || parts.contains(&Part::StaleTouched) {
         let spots: Vec<usize> = (a..=b)
             .filter(|&i| {
@@ -698,13 +721,20 @@ fn drift_case(
     if occurrences(&doc.lines, &doc.lines[a..=b]) != 1 {
         return None;
     }
-    let items = match touched {
-        None => make_edit(rng, lang, &doc, a, b, &avoid)?,
-        Some(s) => {
+    let items = match (touched, around_added) {
+        (Some(s), _) => {
             let mut items: Vec<Item> = (a..=b).map(Item::Kept).collect();
             items[s - a] = Item::New(modify(&drift.old[0].1, rng));
             items
         }
+        (None, Some(p)) => {
+            // The lines on both sides of the added one change together.
+            let mut items: Vec<Item> = (a..=b).map(Item::Kept).collect();
+            items[p - 1 - a] = Item::New(modify(&doc.lines[p - 1], rng));
+            items[p + 1 - a] = Item::New(modify(&doc.lines[p + 1], rng));
+            items
+        }
+        (None, None) => make_edit(rng, lang, &doc, a, b, &avoid)?,
     };
     let search = search_lines(&doc, a, b);
     let dedent = Drift::dedent_of(&search);
@@ -1305,8 +1335,14 @@ fn build(kind: Kind, lang: Lang, rep: usize) -> Case {
                 let typos = usize::from(part == Part::Typo);
                 drift_case(&mut rng, lang, &[part], typos, (1, 2))
             }
-            Kind::StaleLine => drift_case(&mut rng, lang, &[Part::Stale], 0, (5, 9)),
-            Kind::StaleConflict => drift_case(&mut rng, lang, &[Part::StaleTouched], 0, (4, 9)),
+            Kind::StaleLine => {
+                let part = *rng.pick(&[Part::Stale, Part::Added]);
+                drift_case(&mut rng, lang, &[part], 0, (5, 9))
+            }
+            Kind::StaleConflict => {
+                let part = *rng.pick(&[Part::StaleTouched, Part::AddedTouched]);
+                drift_case(&mut rng, lang, &[part], 0, (4, 9))
+            }
             Kind::Mixed => {
                 let mut pool = vec![
                     Part::Crlf,

@@ -29,11 +29,63 @@ pub(crate) enum Target {
 }
 
 /// Pairs search lines `search` with the file's non-blank lines `window`
-/// (non-blank positions). Returns `(search index, non-blank position)` pairs.
+/// (non-blank positions), then lets search lines left unpaired at either end
+/// find their line just outside the window (within `limit`): a window framed a
+/// little short must not leave the block's first or last line behind. Pairs
+/// made inside the window never move, so a window never slides onto a
+/// neighbouring, better-matching block. Returns `(search index, non-blank
+/// position)` pairs.
+pub(crate) fn pair_around(
+    search: &[&Line<'_>],
+    file: &Lines<'_>,
+    window: Range<usize>,
+    limit: Range<usize>,
+) -> Vec<(usize, usize)> {
+    let mut pairs = pair_lines(search, file, window.clone(), window);
+    let reach = super::candidates::SLACK + 1;
+    let pairable = |i: usize, p: usize| line_similarity(search[i], file.nb(p)) >= PAIRABLE;
+    // Leading search lines, walking back from the first pair.
+    if let Some(&(k, p)) = pairs.first() {
+        let mut front = Vec::new();
+        let mut at = p;
+        for i in (0..k).rev() {
+            let lo = at.saturating_sub(reach).max(limit.start);
+            match (lo..at).rev().find(|&q| pairable(i, q)) {
+                Some(q) => {
+                    front.push((i, q));
+                    at = q;
+                }
+                None => break,
+            }
+        }
+        front.reverse();
+        pairs.splice(0..0, front);
+    }
+    // Trailing search lines, walking on from the last pair.
+    if let Some(&(k, p)) = pairs.last() {
+        let mut at = p;
+        for i in k + 1..search.len() {
+            let hi = (at + 1 + reach).min(limit.end);
+            match (at + 1..hi).find(|&q| pairable(i, q)) {
+                Some(q) => {
+                    pairs.push((i, q));
+                    at = q;
+                }
+                None => break,
+            }
+        }
+    }
+    pairs
+}
+
+/// Pairs search lines `search` with the file's non-blank lines `window`
+/// (non-blank positions), preferring pairs inside `preferred` on ties.
+/// Returns `(search index, non-blank position)` pairs.
 pub(crate) fn pair_lines(
     search: &[&Line<'_>],
     file: &Lines<'_>,
     window: Range<usize>,
+    preferred: Range<usize>,
 ) -> Vec<(usize, usize)> {
     let n = search.len();
     let w = window.len();
@@ -55,8 +107,14 @@ pub(crate) fn pair_lines(
             let left = best[i * cols + j - 1];
             let (mut value, mut from) = if up >= left { (up, 1) } else { (left, 2) };
             if i.abs_diff(j) <= band {
-                let sim = line_similarity(search[i - 1], file.nb(window.start + j - 1));
+                let p = window.start + j - 1;
+                let sim = line_similarity(search[i - 1], file.nb(p));
                 if sim >= PAIRABLE {
+                    let sim = if preferred.contains(&p) {
+                        sim + 1e-6
+                    } else {
+                        sim
+                    };
                     let diag = best[(i - 1) * cols + j - 1] + sim;
                     if diag >= value {
                         value = diag;
@@ -239,8 +297,28 @@ mod tests {
             "fn a() {\n    one();\n    three();\n}\n",
         );
         let s: Vec<_> = search.all.iter().collect();
-        let pairs = pair_lines(&s, &file, 0..5);
+        let pairs = pair_lines(&s, &file, 0..5, 0..5);
         assert_eq!(pairs, vec![(0, 0), (1, 1), (2, 3), (3, 4)]);
+    }
+
+    #[test]
+    fn a_window_framed_short_still_pairs_the_line_just_outside() {
+        let (file, search) = setup("a\nb\nadded\nc\nd\n", "a\nb\nc\n");
+        let s: Vec<_> = search.all.iter().collect();
+        assert_eq!(
+            pair_around(&s, &file, 0..3, 0..5),
+            vec![(0, 0), (1, 1), (2, 3)]
+        );
+        let (file, search) = setup("x\nhead()\nbody()\n", "head()\nbody()\n");
+        let s: Vec<_> = search.all.iter().collect();
+        assert_eq!(pair_around(&s, &file, 2..3, 0..3), vec![(0, 1), (1, 2)]);
+    }
+
+    #[test]
+    fn a_window_does_not_slide_onto_a_better_neighbour() {
+        let (file, search) = setup("call(a, 18);\ncall(a, 17);\n", "cal(a, 17);\n");
+        let s: Vec<_> = search.all.iter().collect();
+        assert_eq!(pair_around(&s, &file, 0..1, 0..2), vec![(0, 0)]);
     }
 
     #[test]

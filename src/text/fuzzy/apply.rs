@@ -24,20 +24,21 @@ use similar::{Algorithm, DiffOp, capture_diff_slices};
 
 use super::align::Target;
 use super::block::{Line, Lines};
-use super::elision::{is_comment_marker, is_marker};
+use super::elision::Markers;
 use super::indent::IndentMap;
+use super::outcome::ConflictReason;
 use super::score::line_distance;
 use crate::text::lines::Eol;
 
 /// Why a matched block cannot take the caller's change.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Blocked {
-    /// The caller changes search line `search_line` (0-based), which on disk
-    /// is `file_line` (0-based) with other content, or is missing while other
-    /// lines stand where it was.
+    /// The caller's change around search line `search_line` (0-based) meets
+    /// file line `file_line` (0-based), which is not what the caller saw.
     Conflict {
         search_line: usize,
-        file_line: Option<usize>,
+        file_line: usize,
+        reason: ConflictReason,
     },
     /// Line `new_line` (0-based) of `new_content` is an elision marker that
     /// stands for no marker of the search.
@@ -65,6 +66,8 @@ pub(crate) struct Transplant<'a, 't, 's, 'n> {
     pub region: (usize, usize),
     /// Whether the search was matched with elision markers.
     pub elision: bool,
+    /// Which lines are elision markers.
+    pub markers: &'a Markers,
     /// The ending new lines get.
     pub eol: Eol,
 }
@@ -76,7 +79,7 @@ struct Out<'x> {
 
 impl<'a, 't, 's, 'n> Transplant<'a, 't, 's, 'n> {
     fn key<'x>(&self, line: &'x Line<'_>) -> Key<'x> {
-        if self.elision && is_marker(line.raw) {
+        if self.elision && self.markers.is_marker(line) {
             Key::Marker
         } else {
             Key::Text(line.raw)
@@ -128,15 +131,25 @@ impl<'a, 't, 's, 'n> Transplant<'a, 't, 's, 'n> {
                     }
                 }
                 DiffOp::Delete { .. } | DiffOp::Replace { .. } | DiffOp::Insert { .. } => {
-                    self.check_changed(old.clone())?;
+                    self.check_changed(old.clone(), !new.is_empty())?;
                     let span = covered(&self.targets[old.clone()]);
                     if let Some((lo, hi)) = span {
+                        self.check_foreign(old.clone(), lo..hi)?;
                         keep_until(self.file, &mut out, &mut cursor, end, lo);
                         cursor = cursor.max(hi);
                     }
                     for (t, j) in new.clone().enumerate() {
                         let line = &self.new.all[j];
-                        if is_marker(line.raw) && (self.elision || is_comment_marker(line.raw)) {
+                        // A marker-like line that rewrites a marker-like line of
+                        // the file is an edited comment, not an elision.
+                        let rewrites_literal = old
+                            .clone()
+                            .nth(t)
+                            .is_some_and(|i| self.markers.is_literal(&self.search.all[i]));
+                        if self.markers.is_marker(line)
+                            && (self.elision || self.markers.is_comment_marker(line))
+                            && !rewrites_literal
+                        {
                             return Err(Blocked::Marker { new_line: j });
                         }
                         let paired = old.clone().nth(t).and_then(|i| match &self.targets[i] {
@@ -190,11 +203,40 @@ impl<'a, 't, 's, 'n> Transplant<'a, 't, 's, 'n> {
         Cow::Owned(text)
     }
 
+    /// Refuses to remove a non-blank disk line the search did not have (added
+    /// since the caller read the file) along with lines the caller replaces.
+    fn check_foreign(
+        &self,
+        old: std::ops::Range<usize>,
+        span: std::ops::Range<usize>,
+    ) -> Result<(), Blocked> {
+        let known = |f: usize| {
+            self.targets[old.clone()].iter().any(|t| match t {
+                Target::Line(l) => *l == f,
+                Target::Middle(r) => r.contains(&f),
+                Target::Absent => false,
+            })
+        };
+        match span
+            .clone()
+            .find(|&f| !self.file.all[f].is_blank() && !known(f))
+        {
+            Some(f) => Err(Blocked::Conflict {
+                search_line: old.start,
+                file_line: f,
+                reason: ConflictReason::ExtraLine,
+            }),
+            None => Ok(()),
+        }
+    }
+
     /// Refuses changes to search lines that stand for something else on disk.
-    fn check_changed(&self, old: std::ops::Range<usize>) -> Result<(), Blocked> {
+    /// `replaced` tells a replacement (new lines take their place) from a
+    /// removal (removing a line that is not there is harmless).
+    fn check_changed(&self, old: std::ops::Range<usize>, replaced: bool) -> Result<(), Blocked> {
         for i in old {
             let line = &self.search.all[i];
-            if line.is_blank() || (self.elision && is_marker(line.raw)) {
+            if line.is_blank() || (self.elision && self.markers.is_marker(line)) {
                 continue;
             }
             match &self.targets[i] {
@@ -205,28 +247,37 @@ impl<'a, 't, 's, 'n> Transplant<'a, 't, 's, 'n> {
                     if line_distance(line, disk) > allowed {
                         return Err(Blocked::Conflict {
                             search_line: i,
-                            file_line: Some(*f),
+                            file_line: *f,
+                            reason: ConflictReason::LineDiffers,
                         });
                     }
                 }
                 Target::Middle(_) => {}
-                Target::Absent => {
-                    let lo = self.targets[..i]
-                        .iter()
-                        .rev()
-                        .find_map(end_of)
-                        .unwrap_or(self.region.0);
-                    let hi = self.targets[i + 1..]
-                        .iter()
-                        .find_map(start_of)
-                        .unwrap_or(self.region.1 + 1);
+                Target::Absent if replaced => {
+                    let lo = self.targets[..i].iter().rev().find_map(end_of);
+                    let hi = self.targets[i + 1..].iter().find_map(start_of);
+                    let (Some(lo), Some(hi)) = (lo, hi) else {
+                        // Past either end of what matched, nothing tells
+                        // where the line would be or what stands there now.
+                        return Err(Blocked::Conflict {
+                            search_line: i,
+                            file_line: if lo.is_none() {
+                                self.region.0
+                            } else {
+                                self.region.1
+                            },
+                            reason: ConflictReason::LineMissing,
+                        });
+                    };
                     if let Some(f) = (lo..hi).find(|&f| !self.file.all[f].is_blank()) {
                         return Err(Blocked::Conflict {
                             search_line: i,
-                            file_line: Some(f),
+                            file_line: f,
+                            reason: ConflictReason::LineMissing,
                         });
                     }
                 }
+                Target::Absent => {}
             }
         }
         Ok(())
@@ -349,6 +400,7 @@ mod tests {
             targets: &t,
             region,
             elision: false,
+            markers: &Markers::of(&file_lines),
             eol: Eol::Lf,
         }
         .render()
@@ -373,7 +425,17 @@ mod tests {
         assert_eq!(out, "a\nB\nextra\nc\n");
         let out = run(file, "a\nb\nc\n", "a\nc\n", &[(0, 0), (1, 1), (2, 3)]).unwrap();
         assert_eq!(out, "a\nextra\nc\n");
-        let out = run(file, "a\nb\nc\n", "X\n", &[(0, 0), (1, 1), (2, 3)]).unwrap();
+        let err = run(file, "a\nb\nc\n", "X\n", &[(0, 0), (1, 1), (2, 3)]).unwrap_err();
+        assert_eq!(
+            err,
+            Blocked::Conflict {
+                search_line: 0,
+                file_line: 2,
+                reason: ConflictReason::ExtraLine,
+            }
+        );
+        let blank = "a\nb\n\nc\n";
+        let out = run(blank, "a\nb\nc\n", "X\n", &[(0, 0), (1, 1), (2, 3)]).unwrap();
         assert_eq!(out, "X\n");
     }
 
@@ -385,7 +447,17 @@ mod tests {
             err,
             Blocked::Conflict {
                 search_line: 1,
-                file_line: Some(1)
+                file_line: 1,
+                reason: ConflictReason::LineMissing,
+            }
+        );
+        let err = run(file, "a\nb\nc\n", "a\nB\nc\n", &[(0, 0), (1, 1), (2, 2)]).unwrap_err();
+        assert_eq!(
+            err,
+            Blocked::Conflict {
+                search_line: 1,
+                file_line: 1,
+                reason: ConflictReason::LineDiffers,
             }
         );
     }

@@ -37,6 +37,9 @@ pub(crate) const SLACK: usize = 2;
 const SIMILAR_PROBES: usize = 3;
 /// Minimum similarity (0–1) for a line to vote as a near-equal.
 const SIMILAR_LINE: f64 = 0.6;
+/// What an equal line's vote weighs; a near-equal line weighs its similarity
+/// times this, so the closest lines rank first when only they vote.
+const EQUAL_VOTE: u32 = 100;
 
 /// A stretch of non-blank file lines `start..end` (non-blank positions) and
 /// its distance to the search block.
@@ -169,18 +172,18 @@ impl<'a, 't> Probe<'a, 't> {
             }
             for &p in &key.found {
                 for &i in &key.at {
-                    *votes.entry(p as isize - i as isize).or_default() += 1;
+                    *votes.entry(p as isize - i as isize).or_default() += EQUAL_VOTE;
                 }
             }
         }
         let best_votes = votes.values().copied().max().unwrap_or(0) as usize;
-        if best_votes * 2 < n + 1 {
+        if best_votes * 2 < (n + 1) * EQUAL_VOTE as usize || n <= 2 {
             self.vote_similar(file, range.clone(), &keys, &ids, &mut votes);
         }
 
         let mut starts: Vec<(isize, u32)> = votes.into_iter().collect();
         starts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-        let floor = (starts.first().map_or(0, |s| s.1) / 4).max(1);
+        let floor = (starts.first().map_or(0, |s| s.1) / 4).max(EQUAL_VOTE / 2);
         starts.retain(|s| s.1 >= floor);
         starts.truncate(MAX_STARTS);
 
@@ -230,16 +233,18 @@ impl<'a, 't> Probe<'a, 't> {
         ids: &HashMap<u64, usize>,
         votes: &mut HashMap<isize, u32>,
     ) {
+        // Lines without an equal line first (they are where the typos are),
+        // longest first; a block of one or two lines probes all its lines so
+        // that close rivals of an equal line are seen too.
+        let unmatched = |i: usize| keys[ids[&self.lines[i].hash]].found.is_empty();
+        let short = self.lines.len() <= 2;
         let mut probes: Vec<usize> = (0..self.lines.len())
-            .filter(|&i| {
-                let line = self.lines[i];
-                line.chars >= 4 && keys[ids[&line.hash]].found.is_empty()
-            })
+            .filter(|&i| self.lines[i].chars >= 4 && (short || unmatched(i)))
             .collect();
         probes.sort_by(|&a, &b| {
-            self.lines[b]
-                .chars
-                .cmp(&self.lines[a].chars)
+            unmatched(b)
+                .cmp(&unmatched(a))
+                .then(self.lines[b].chars.cmp(&self.lines[a].chars))
                 .then(a.cmp(&b))
         });
         probes.dedup_by_key(|i| self.lines[*i].hash);
@@ -257,8 +262,10 @@ impl<'a, 't> Probe<'a, 't> {
                     continue;
                 }
                 let max = ((1.0 - SIMILAR_LINE) * (len + other.chars) as f64).floor() as usize;
-                if scorer.distance_within(&other.canon, max).is_some() {
-                    *votes.entry(p as isize - i as isize).or_default() += 1;
+                if let Some(d) = scorer.distance_within(&other.canon, max) {
+                    let sim = 1.0 - d as f64 / (len + other.chars).max(1) as f64;
+                    *votes.entry(p as isize - i as isize).or_default() +=
+                        (sim * f64::from(EQUAL_VOTE)) as u32;
                 }
             }
         }

@@ -10,13 +10,14 @@
 //! or else the closest fuzzy one. Two functions sharing a head and a tail can
 //! therefore not be bridged into one match.
 
+use std::collections::HashSet;
 use std::ops::Range;
 
 use super::align::{Target, misindented, pair_blank_lines, pair_lines};
 use super::block::{Line, Lines};
 use super::candidates::{Probe, Window};
 use super::indent::IndentMap;
-use super::normalize::{canonical, width};
+use super::normalize::width;
 use super::score::score_of;
 
 /// Least score (0–100) for a segment's window to be considered at all.
@@ -30,17 +31,48 @@ const FLAT_REACH: usize = 5_000;
 /// Comment leaders that may introduce a marker.
 const LEADERS: [&str; 9] = ["<!--", "{/*", "/*", "//", "#", "--", ";", "%", "'"];
 
-/// Whether a line is an elision marker: `...` or `…` alone, or a comment whose
-/// text starts with one (`// ... existing code ...`, `# ...`, `/* ... */`).
-pub(crate) fn is_marker(line: &str) -> bool {
-    let c = canonical(line);
-    c == "..." || is_comment_marker_canon(&c)
+/// Whether a line in canonical form looks like an elision marker: `...` or
+/// `…` alone, or a comment whose text starts with one (`// ... existing code
+/// ...`, `# ...`, `/* ... */`).
+fn is_marker_canon(c: &str) -> bool {
+    c == "..." || is_comment_marker_canon(c)
 }
 
-/// Whether a line is an elision marker written as a comment, which (unlike a
-/// bare `...`, valid Python) is never real content worth writing.
-pub(crate) fn is_comment_marker(line: &str) -> bool {
-    is_comment_marker_canon(&canonical(line))
+/// Tells elision markers from lines that only look like one. A line whose
+/// text is also a line of the file is content (a Python `...` body, a
+/// `# ... see below` comment) and is matched and written like any other line.
+pub(crate) struct Markers {
+    literal: HashSet<String>,
+}
+
+impl Markers {
+    /// Collects the marker-like lines of `file`.
+    pub(crate) fn of(file: &Lines<'_>) -> Markers {
+        Markers {
+            literal: file
+                .all
+                .iter()
+                .filter(|l| is_marker_canon(&l.canon))
+                .map(|l| l.canon.to_string())
+                .collect(),
+        }
+    }
+
+    /// Whether `line` (of the search or the new content) is an elision marker.
+    pub(crate) fn is_marker(&self, line: &Line<'_>) -> bool {
+        is_marker_canon(&line.canon) && !self.literal.contains(line.canon.as_ref())
+    }
+
+    /// Whether `line` looks like a marker but is a line of the file.
+    pub(crate) fn is_literal(&self, line: &Line<'_>) -> bool {
+        self.literal.contains(line.canon.as_ref())
+    }
+
+    /// Whether `line` is an elision marker written as a comment, which (unlike
+    /// a bare `...`, valid Python) is never content worth writing.
+    pub(crate) fn is_comment_marker(&self, line: &Line<'_>) -> bool {
+        is_comment_marker_canon(&line.canon) && !self.literal.contains(line.canon.as_ref())
+    }
 }
 
 fn is_comment_marker_canon(c: &str) -> bool {
@@ -62,8 +94,8 @@ pub(crate) struct Segments {
 impl Segments {
     /// Splits `search` at marker lines; `None` if it has no marker or nothing
     /// but markers and blank lines.
-    pub(crate) fn of(search: &Lines<'_>) -> Option<Segments> {
-        let markers: Vec<bool> = search.all.iter().map(|l| is_marker(l.raw)).collect();
+    pub(crate) fn of(search: &Lines<'_>, markers: &Markers) -> Option<Segments> {
+        let markers: Vec<bool> = search.all.iter().map(|l| markers.is_marker(l)).collect();
         if !markers.iter().any(|&m| m) {
             return None;
         }
@@ -115,7 +147,12 @@ pub(crate) fn find(file: &Lines<'_>, search: &Lines<'_>, segments: &Segments) ->
     let mut found = Vec::new();
     'heads: for head in heads {
         let mut windows = vec![head];
-        let head_pairs = pair_lines(probes[0].lines(), file, head.start..head.end);
+        let head_pairs = pair_lines(
+            probes[0].lines(),
+            file,
+            head.start..head.end,
+            head.start..head.end,
+        );
         let indent_pairs: Vec<(&str, &str)> = head_pairs
             .iter()
             .map(|&(k, p)| (probes[0].lines()[k].indent, file.nb(p).indent))
@@ -180,7 +217,8 @@ fn assemble(
     let mut paired: Vec<(&Line<'_>, &Line<'_>)> = Vec::new();
     let mut bounds: Vec<(usize, usize)> = Vec::new();
     for ((idx, probe), w) in seg_lines.iter().zip(probes).zip(windows) {
-        let pairs = pair_lines(probe.lines(), file, w.start..w.end);
+        // Segments are not widened: where they may lie was settled above.
+        let pairs = pair_lines(probe.lines(), file, w.start..w.end, w.start..w.end);
         let first = pairs.first()?.1;
         let last = pairs.last()?.1;
         for &(k, p) in &pairs {
@@ -220,6 +258,7 @@ fn joined_len(lines: &[&Line<'_>]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::text::fuzzy::normalize::canonical;
     use crate::text::lines::LineIndex;
 
     #[test]
@@ -234,7 +273,7 @@ mod tests {
             "-- ...",
             "    // … existing code …",
         ] {
-            assert!(is_marker(m), "{m}");
+            assert!(is_marker_canon(&canonical(m)), "{m}");
         }
         for not in [
             "...args,",
@@ -244,10 +283,20 @@ mod tests {
             "#include <a.h>",
             "print('...')",
         ] {
-            assert!(!is_marker(not), "{not}");
+            assert!(!is_marker_canon(&canonical(not)), "{not}");
         }
-        assert!(!is_comment_marker("..."));
-        assert!(is_comment_marker("# ..."));
+        let file = Lines::of_snippet("def f():\n    ...\n# ... see below\n");
+        let markers = Markers::of(&file);
+        let probe = Lines::of_snippet("...\n# ...\n# ... see below\n// ...\n");
+        let seen: Vec<(bool, bool)> = probe
+            .all
+            .iter()
+            .map(|l| (markers.is_marker(l), markers.is_comment_marker(l)))
+            .collect();
+        assert_eq!(
+            seen,
+            vec![(false, false), (true, true), (false, false), (true, true)]
+        );
     }
 
     #[test]
@@ -256,7 +305,7 @@ mod tests {
         let index = LineIndex::new(file);
         let file_lines = Lines::of_text(file, &index);
         let search = Lines::of_snippet("fn b() {\n    // ...\n}\n");
-        let segments = Segments::of(&search).unwrap();
+        let segments = Segments::of(&search, &Markers::of(&file_lines)).unwrap();
         assert_eq!(segments.parts, vec![0..1, 2..3]);
         let found = find(&file_lines, &search, &segments);
         let exact: Vec<_> = found.iter().filter(|e| e.dist == 0).collect();
@@ -273,7 +322,7 @@ mod tests {
         let index = LineIndex::new(file);
         let file_lines = Lines::of_text(file, &index);
         let search = Lines::of_snippet("def a():\n    ...\n    return x\n");
-        let segments = Segments::of(&search).unwrap();
+        let segments = Segments::of(&search, &Markers::of(&file_lines)).unwrap();
         let found = find(&file_lines, &search, &segments);
         assert!(
             found.iter().all(|e| e.targets[0] != Target::Line(0)),

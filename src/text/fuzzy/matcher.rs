@@ -4,12 +4,12 @@
 use std::ops::Range;
 
 use super::EditRequest;
-use super::align::{self, Target, misindented, pair_lines};
+use super::align::{self, Target, misindented, pair_around};
 use super::apply::{Blocked, Transplant, literal};
 use super::block::{Line, Lines, joined};
 use super::candidates::{Probe, Window, period};
 use super::diff::unified;
-use super::elision::{self, Segments, is_comment_marker};
+use super::elision::{self, Markers, Segments};
 use super::exact::{self, Occurrence};
 use super::normalize::{LfText, key_hash, whitespace_collapsed};
 use super::outcome::{
@@ -87,11 +87,13 @@ pub(crate) fn plan(text: &str, request: &EditRequest<'_>) -> Result<Plan, Refusa
     let occurrences = exact::occurrences(text, &lf, request.search);
     drop(lf);
     let index = LineIndex::new(text);
+    let file = Lines::of_text(text, &index);
     let m = Matcher {
         text,
         request,
         threshold: request.threshold * 100.0,
-        file: Lines::of_text(text, &index),
+        markers: Markers::of(&file),
+        file,
         index,
         search,
         new: Lines::of_snippet(request.replacement),
@@ -120,6 +122,7 @@ struct Matcher<'r, 't> {
     file: Lines<'t>,
     search: Lines<'r>,
     new: Lines<'r>,
+    markers: Markers,
 }
 
 impl<'r, 't> Matcher<'r, 't> {
@@ -208,7 +211,7 @@ impl<'r, 't> Matcher<'r, 't> {
 
     fn tolerant(&self) -> Result<Plan, Refusal> {
         let mut elided_refusal = None;
-        if let Some(segments) = Segments::of(&self.search) {
+        if let Some(segments) = Segments::of(&self.search, &self.markers) {
             match self.settle(self.elided(&segments)) {
                 Settled::Plan(p) => return Ok(p),
                 Settled::Blocked(r) => return Err(r),
@@ -300,7 +303,8 @@ impl<'r, 't> Matcher<'r, 't> {
     }
 
     fn found_in(&self, probe: &Probe<'_, '_>, w: &Window) -> Option<Found> {
-        let pairs = pair_lines(probe.lines(), &self.file, w.start..w.end);
+        let total = self.file.nonblank.len();
+        let pairs = pair_around(probe.lines(), &self.file, w.start..w.end, 0..total);
         let (first, last) = (pairs.first()?.1, pairs.last()?.1);
         let indices: Vec<(usize, usize)> = pairs
             .iter()
@@ -408,7 +412,7 @@ impl<'r, 't> Matcher<'r, 't> {
                 Target::Absent => {
                     if s.is_blank() {
                         out.push(Adjustment::BlankLines);
-                    } else if !(elision && elision::is_marker(s.raw)) {
+                    } else if !(elision && self.markers.is_marker(s)) {
                         out.push(Adjustment::Fuzzy);
                     }
                 }
@@ -554,6 +558,7 @@ impl<'r, 't> Matcher<'r, 't> {
                     targets,
                     region: f.region,
                     elision: *elision,
+                    markers: &self.markers,
                     eol: self.block_eol(f.region),
                 }
                 .render()
@@ -566,8 +571,12 @@ impl<'r, 't> Matcher<'r, 't> {
             }
             How::Substring(range) => {
                 for (j, line) in self.new.all.iter().enumerate() {
-                    if is_comment_marker(line.raw)
-                        && !self.search.all.iter().any(|s| s.raw == line.raw)
+                    if self.markers.is_comment_marker(line)
+                        && !self
+                            .search
+                            .all
+                            .iter()
+                            .any(|s| s.raw == line.raw || self.markers.is_literal(s))
                     {
                         return Err(Refusal::MarkerInNewContent { line: j + 1 });
                     }
@@ -611,10 +620,12 @@ impl<'r, 't> Matcher<'r, 't> {
             Blocked::Conflict {
                 search_line,
                 file_line,
+                reason,
             } => Refusal::Conflict {
                 lines: f.candidate().lines,
                 search_line: search_line + 1,
-                file_line: file_line.map(|l| l + 1),
+                file_line: file_line + 1,
+                reason,
                 diff: self.diff_against(f.region),
             },
             Blocked::Marker { new_line } => Refusal::MarkerInNewContent { line: new_line + 1 },
@@ -791,5 +802,222 @@ mod tests {
         assert_eq!(apply("x", " \n\t", "y"), Err(Refusal::EmptySearch));
         let err = plan_edit("x", &EditRequest::new("x", "y").with_threshold(1.5)).unwrap_err();
         assert_eq!(err, Refusal::InvalidThreshold { threshold: 1.5 });
+    }
+
+    #[test]
+    fn a_file_without_final_newline_keeps_lacking_one() {
+        let file = "a\n    b\n    c";
+        assert_eq!(apply(file, "b\nc\n", "b\nC\n").unwrap(), "a\n    b\n    C");
+        assert_eq!(apply(file, "  b\n  c\n", "").unwrap(), "a");
+        assert_eq!(
+            apply(file, "    c", "    c\n    d").unwrap(),
+            "a\n    b\n    c\n    d"
+        );
+    }
+
+    #[test]
+    fn a_strict_threshold_refuses_tolerant_matches() {
+        let file = "fn f() {\n    one();\n}\n";
+        let request = EditRequest::new("fn f() {\n  one();\n}", "x").with_threshold(1.0);
+        let err = plan_edit(file, &request).unwrap_err();
+        let Refusal::NotFound {
+            best: Some(best), ..
+        } = err
+        else {
+            panic!("{err:?}");
+        };
+        assert_eq!(
+            (best.lines.start, best.lines.end, best.kind),
+            (1, 3, MatchKind::Indentation)
+        );
+        assert!(plan_edit(file, &request.with_threshold(0.99)).is_ok());
+    }
+
+    #[test]
+    fn replace_all_leaves_near_misses_alone_and_reports_them() {
+        let file = "call(a, 1);\nx();\ncall(a, 1);\ny();\ncall(a, 2);\n";
+        let request =
+            EditRequest::new("call(a, 1);", "call(b, 1);").with_strategy(Strategy::ReplaceAll);
+        let plan = plan_edit(file, &request).unwrap();
+        assert_eq!(
+            plan.apply_to(file),
+            "call(b, 1);\nx();\ncall(b, 1);\ny();\ncall(a, 2);\n"
+        );
+        assert_eq!(plan.near_misses.len(), 1);
+        assert_eq!(plan.near_misses[0].lines.start, 5);
+    }
+
+    #[test]
+    fn a_line_changed_on_disk_is_kept_unless_the_edit_changes_it() {
+        let body: String = ["b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m"]
+            .iter()
+            .enumerate()
+            .map(|(k, v)| format!("    let {v} = {k};\n"))
+            .chain(["}\n".to_string()])
+            .collect();
+        let file = format!("fn f() {{\n    let a = checkpoint(watermark);\n{body}");
+        let search = format!("fn f() {{\n    let a = load(x);\n{body}");
+        let out = apply(&file, &search, &search.replace("c = 1", "c = 10")).unwrap();
+        assert_eq!(out, file.replace("c = 1", "c = 10"));
+        let err = apply(&file, &search, &search.replace("load(x)", "load(y)")).unwrap_err();
+        let Refusal::Conflict {
+            search_line,
+            file_line,
+            ..
+        } = &err
+        else {
+            panic!("{err:?}");
+        };
+        assert_eq!((*search_line, *file_line), (2, 2));
+        assert!(
+            err.to_string()
+                .contains("reads differently in the file (line 2)"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn python_and_yaml_elision_markers() {
+        let py = "def f(a):\n    x = a\n    y = x * 2\n    return y\n\ndef g():\n    return 1\n";
+        let out = apply(
+            py,
+            "def f(a):\n    ...\n    return y\n",
+            "def f(a, b):\n    ...\n    return y + b\n",
+        )
+        .unwrap();
+        assert_eq!(
+            out,
+            "def f(a, b):\n    x = a\n    y = x * 2\n    return y + b\n\ndef g():\n    return 1\n"
+        );
+        let yaml = "web:\n  image: nginx\n  ports:\n    - 80\n  replicas: 2\ndb:\n  image: pg\n  replicas: 1\n";
+        let out = apply(
+            yaml,
+            "web:\n  # ...\n  replicas: 2\n",
+            "web:\n  # ...\n  replicas: 3\n",
+        )
+        .unwrap();
+        assert_eq!(out, yaml.replace("replicas: 2", "replicas: 3"));
+    }
+
+    #[test]
+    fn a_marker_at_the_end_stands_for_the_rest_of_the_block() {
+        let file = "fn f(a: u8) {\n    one(a);\n    two(a);\n}\n";
+        let out = apply(
+            file,
+            "fn f(a: u8) {\n    // ...\n",
+            "fn f(a: u16) {\n    // ...\n",
+        )
+        .unwrap();
+        assert_eq!(out, file.replace("u8", "u16"));
+    }
+
+    #[test]
+    fn mixed_endings_stay_per_line() {
+        let file = "a\r\nb\nc\r\nd\r\n";
+        let out = apply(file, "  b\n  c\n  d\n", "  b\n  c\n  inserted\n  d\n").unwrap();
+        assert_eq!(out, "a\r\nb\nc\r\ninserted\r\nd\r\n");
+    }
+
+    #[test]
+    fn blank_lines_the_search_left_out_stay() {
+        let file = "fn f() {\n    let a = 1;\n\n    let b = 2;\n    a + b\n}\n";
+        let out = apply(
+            file,
+            "let a = 1;\nlet b = 2;\na + b",
+            "let a = 1;\nlet b = 2;\na * b",
+        )
+        .unwrap();
+        assert_eq!(out, file.replace("a + b", "a * b"));
+    }
+
+    #[test]
+    fn look_alike_characters_on_disk_survive_in_kept_lines() {
+        let file = "// it\u{2019}s \u{201C}fine\u{201D} \u{2014} really\u{2026}\nlet x = 1;\n";
+        let out = apply(
+            file,
+            "// it's \"fine\" - really...\nlet x = 1;",
+            "// it's \"fine\" - really...\nlet x = 2;",
+        )
+        .unwrap();
+        assert_eq!(
+            out,
+            "// it\u{2019}s \u{201C}fine\u{201D} \u{2014} really\u{2026}\nlet x = 2;\n"
+        );
+        let plan = plan_edit(
+            file,
+            &EditRequest::new("// it's \"fine\" - really...", "// ok"),
+        )
+        .unwrap();
+        assert_eq!(plan.edits[0].kind, MatchKind::Unicode);
+    }
+
+    #[test]
+    fn a_search_whose_first_line_lost_its_indent_keeps_the_block_shape() {
+        let file = "impl A {\n    fn f(&self) {\n        self.g();\n    }\n}\n";
+        let search = "fn f(&self) {\n        self.g();\n    }";
+        let new = "fn f(&self) {\n        self.g();\n        self.h();\n    }";
+        let plan = plan_edit(file, &EditRequest::new(search, new)).unwrap();
+        assert_eq!(plan.edits[0].kind, MatchKind::Exact);
+        assert_eq!(
+            plan.apply_to(file),
+            "impl A {\n    fn f(&self) {\n        self.g();\n        self.h();\n    }\n}\n"
+        );
+    }
+
+    #[test]
+    fn a_single_line_with_a_typo_is_found_among_many() {
+        let word = |k: u64| -> String {
+            let mut x = k.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xABCD;
+            (0..8)
+                .map(|_| {
+                    x = x.rotate_left(7).wrapping_mul(31);
+                    (b'a' + (x % 26) as u8) as char
+                })
+                .collect()
+        };
+        let file: String = (0..3000)
+            .map(|k| format!("    let value = compute(input, \"{}\");\n", word(k)))
+            .collect();
+        let target = word(1234);
+        let mut typo = target.clone().into_bytes();
+        typo.swap(2, 3);
+        let typo = String::from_utf8(typo).unwrap();
+        let search = format!("let value = compute(input, \"{typo}\");");
+        let out = apply(&file, &search, "let value = 0;").unwrap();
+        assert_eq!(out.lines().nth(1234), Some("    let value = 0;"));
+        assert_eq!(out.lines().count(), 3000);
+    }
+
+    #[test]
+    fn nothing_to_match_in_an_empty_file() {
+        let err = apply("", "x", "y").unwrap_err();
+        assert!(
+            matches!(err, Refusal::NotFound { best: None, .. }),
+            "{err:?}"
+        );
+    }
+
+    #[test]
+    fn two_equally_close_blocks_are_ambiguous_with_scores() {
+        let file = "def a():\n    run(17)\n    done()\n\ndef b():\n    run(18)\n    done()\n";
+        let err = apply(file, "    run(19)\n    done()", "    run(20)\n    done()").unwrap_err();
+        let Refusal::Ambiguous { candidates } = &err else {
+            panic!("{err:?}");
+        };
+        let found: Vec<(usize, MatchKind)> =
+            candidates.iter().map(|c| (c.lines.start, c.kind)).collect();
+        assert_eq!(found, vec![(2, MatchKind::Fuzzy), (6, MatchKind::Fuzzy)]);
+        assert!(err.to_string().contains("score 9"), "{err}");
+    }
+
+    #[test]
+    fn a_comment_that_looks_like_a_marker_is_edited_like_any_line() {
+        let file = "def f():\n    x = 1\n    # ... see the notes\n    return x\n";
+        let search = "x = 1\n# ... see the notes\nreturn x";
+        let new = "x = 1\n# ... see the design notes\nreturn x";
+        assert_eq!(
+            apply(file, search, new).unwrap(),
+            file.replace("the notes", "the design notes")
+        );
     }
 }

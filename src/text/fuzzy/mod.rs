@@ -58,7 +58,8 @@ pub(crate) mod policy;
 pub(crate) mod score;
 
 pub use outcome::{
-    Adjustment, Candidate, LineRange, MatchKind, Plan, PlannedEdit, Refusal, Splice, Strategy,
+    Adjustment, Candidate, ConflictReason, LineRange, MatchKind, Plan, PlannedEdit, Refusal,
+    Splice, Strategy,
 };
 
 /// The threshold used when the caller gives none.

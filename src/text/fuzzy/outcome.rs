@@ -189,10 +189,24 @@ impl Plan {
     }
 }
 
+/// How the file differs from what the caller saw where the edit lands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ConflictReason {
+    /// A line the edit changes reads differently in the file (more than a
+    /// typo or two apart).
+    LineDiffers,
+    /// A line the edit changes is not in the file; other lines stand there.
+    LineMissing,
+    /// The file has a line that `search_context` lacks among the lines the
+    /// edit replaces or removes.
+    ExtraLine,
+}
+
 /// Why no edit was made. The `Display` text is written for the agent that
 /// sent the edit: what failed, why, and what to send next.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(tag = "reason", rename_all = "snake_case")]
+#[serde(tag = "refusal", rename_all = "snake_case")]
 pub enum Refusal {
     /// `search_context` is empty or whitespace.
     EmptySearch,
@@ -215,14 +229,17 @@ pub enum Refusal {
         /// The threshold, 0–100.
         threshold: f64,
     },
-    /// The block matched, but a line the edit changes is different on disk.
+    /// The block matched, but where the edit lands the file is not what the
+    /// caller saw.
     Conflict {
         /// The matched block.
         lines: LineRange,
-        /// The line of `search_context` (1-based) that the edit changes.
+        /// The line of `search_context` (1-based) where the change is.
         search_line: usize,
-        /// The file line that stands where it should be.
-        file_line: Option<usize>,
+        /// The file line (1-based) that is not what the caller saw.
+        file_line: usize,
+        /// What is different.
+        reason: ConflictReason,
         /// Unified diff from `search_context` to the block's text.
         diff: String,
     },
@@ -325,16 +342,26 @@ impl fmt::Display for Refusal {
                 lines,
                 search_line,
                 file_line,
+                reason,
                 diff,
             } => {
-                write!(
-                    f,
-                    "search_context matches lines {lines}, but line {search_line} of \
-                     search_context, which new_content changes, "
-                )?;
-                match file_line {
-                    Some(n) => write!(f, "reads differently in the file (line {n})")?,
-                    None => write!(f, "is not in the file")?,
+                write!(f, "search_context matches lines {lines}, but ")?;
+                match reason {
+                    ConflictReason::LineDiffers => write!(
+                        f,
+                        "line {search_line} of search_context, which new_content changes, reads \
+                         differently in the file (line {file_line})"
+                    )?,
+                    ConflictReason::LineMissing => write!(
+                        f,
+                        "line {search_line} of search_context, which new_content changes, is not \
+                         in the file (line {file_line} stands there)"
+                    )?,
+                    ConflictReason::ExtraLine => write!(
+                        f,
+                        "the file has a line search_context lacks (line {file_line}) among the \
+                         lines new_content replaces, from line {search_line} of search_context on"
+                    )?,
                 }
                 write!(
                     f,
