@@ -5,7 +5,9 @@ use mcp_server_text::text::fuzzy::Strategy;
 
 use super::rng::{Rng, seed_of};
 use super::source::{Lang, generate};
-use super::text::{fancy, indent, is_content, modify, occurrences, stale, to_ascii, typo};
+use super::text::{
+    canonical, fancy, indent, is_content, modify, occurrences, stale, to_ascii, typo,
+};
 
 /// What a case tests.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -1277,29 +1279,46 @@ fn ambiguous_case(rng: &mut Rng, lang: Lang) -> Option<(String, String, String)>
 fn absent_case(rng: &mut Rng, lang: Lang) -> Option<(String, String, String)> {
     let src = generate(rng, lang, 4..=7);
     let mut lines = src.lines;
-    let variant = rng.below(2);
-    let (block, items_doc) = if variant == 0 {
-        // A block of another file in the same language.
-        let other = generate(rng, lang, 3..=3);
-        let unit = *rng.pick(&other.units);
-        let (a, b) = choose_block(rng, &other.lines, unit, 4, 7)?;
-        (other.lines[a..=b].to_vec(), other.lines)
-    } else {
-        // A function that was deleted since the agent read the file.
-        let k = rng.below(src.units.len());
-        let unit = src.units[k];
-        let (a, b) = choose_block(rng, &lines, unit, 4, 7)?;
-        let block = lines[a..=b].to_vec();
-        let full = lines.clone();
-        let start = if unit.0 > 0 && lines[unit.0 - 1].is_empty() {
-            unit.0 - 1
-        } else {
-            unit.0
-        };
-        lines.drain(start..=unit.1);
-        (block, full)
+    let block = match rng.below(3) {
+        0 => {
+            // A block of another file in the same language.
+            let other = generate(rng, lang, 3..=3);
+            let unit = *rng.pick(&other.units);
+            let (a, b) = choose_block(rng, &other.lines, unit, 4, 7)?;
+            other.lines[a..=b].to_vec()
+        }
+        1 => {
+            // A function that was deleted since the agent read the file.
+            let k = rng.below(src.units.len());
+            let unit = src.units[k];
+            let (a, b) = choose_block(rng, &lines, unit, 4, 7)?;
+            let block = lines[a..=b].to_vec();
+            let start = if unit.0 > 0 && lines[unit.0 - 1].is_empty() {
+                unit.0 - 1
+            } else {
+                unit.0
+            };
+            lines.drain(start..=unit.1);
+            block
+        }
+        _ => {
+            // Two places mixed up: the first line of one block on top of the
+            // rest of another.
+            let u = *rng.pick(&src.units);
+            let v = *rng.pick(&src.units);
+            if u == v {
+                return None;
+            }
+            let (a, _) = choose_block(rng, &lines, u, 1, 1)?;
+            let (c, d) = choose_block(rng, &lines, v, 4, 7)?;
+            if !is_content(&lines[a]) || canonical(&lines[a]) == canonical(&lines[c]) {
+                return None;
+            }
+            let mut block = vec![lines[a].clone()];
+            block.extend(lines[c + 1..=d].iter().cloned());
+            block
+        }
     };
-    let _ = items_doc;
     if block.iter().filter(|l| is_content(l)).count() < 3 || occurrences(&lines, &block) != 0 {
         return None;
     }

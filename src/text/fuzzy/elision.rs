@@ -188,9 +188,15 @@ pub(crate) fn find(file: &Lines<'_>, search: &Lines<'_>, segments: &Segments) ->
 
 /// One past the last non-blank position where later segments may lie: the
 /// first line after the head indented no deeper than the head's outermost
-/// opening line, or a fixed reach in flat text.
+/// opening line; in a Markdown section, the next heading of the same or a
+/// higher level; else a fixed reach.
 fn reach(file: &Lines<'_>, head: Range<usize>) -> usize {
     let total = file.nonblank.len();
+    if let Some(level) = heading_level(&file.nb(head.start).canon) {
+        return (head.end..total)
+            .find(|&p| heading_level(&file.nb(p).canon).is_some_and(|l| l <= level))
+            .unwrap_or(total);
+    }
     let opener = head
         .clone()
         .filter(|&p| p + 1 < total && file.nb(p + 1).width > file.nb(p).width)
@@ -202,6 +208,12 @@ fn reach(file: &Lines<'_>, head: Range<usize>) -> usize {
             .map_or(total, |p| p + 1),
         None => (head.end + FLAT_REACH).min(total),
     }
+}
+
+/// The level of a Markdown ATX heading (`## Title` is 2).
+fn heading_level(line: &str) -> Option<usize> {
+    let hashes = line.bytes().take_while(|&b| b == b'#').count();
+    ((1..=6).contains(&hashes) && line[hashes..].starts_with(' ')).then_some(hashes)
 }
 
 /// Builds the targets and score of a complete fit.
@@ -314,6 +326,22 @@ mod tests {
             exact[0].targets,
             vec![Target::Line(5), Target::Middle(6..8), Target::Line(8)]
         );
+    }
+
+    #[test]
+    fn a_markdown_section_ends_at_the_next_heading() {
+        let file = "## A\n\ntext a\n\n## B\n\n- done\n";
+        let index = LineIndex::new(file);
+        let file_lines = Lines::of_text(file, &index);
+        let search = Lines::of_snippet("## A\n...\n- done\n");
+        let segments = Segments::of(&search, &Markers::of(&file_lines)).unwrap();
+        let found = find(&file_lines, &search, &segments);
+        assert!(
+            found.iter().all(|e| e.targets[0] != Target::Line(0)),
+            "bridged two sections"
+        );
+        assert_eq!(heading_level("### x"), Some(3));
+        assert_eq!(heading_level("#x"), None);
     }
 
     #[test]

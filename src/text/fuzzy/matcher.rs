@@ -232,6 +232,11 @@ impl<'r, 't> Matcher<'r, 't> {
         let summaries: Vec<Summary> = founds.iter().map(Found::summary).collect();
         match policy::decide(&summaries, self.request.strategy, self.threshold) {
             Decision::Apply(chosen) => {
+                for &c in &chosen {
+                    if let Some(refusal) = self.elsewhere(&founds[c]) {
+                        return Settled::Refused(refusal);
+                    }
+                }
                 let near = match self.request.strategy {
                     Strategy::SingleMatch => Vec::new(),
                     Strategy::ReplaceAll => founds
@@ -265,6 +270,46 @@ impl<'r, 't> Matcher<'r, 't> {
                 })
             }
         }
+    }
+
+    /// A fuzzy match pairs some search lines with disk lines that read
+    /// differently. If such a search line reads exactly like a line elsewhere
+    /// in the file, the caller copied it from there: it is no typo, and the
+    /// block may well be there instead. Refuses rather than guess.
+    fn elsewhere(&self, f: &Found) -> Option<Refusal> {
+        let How::Lines { targets, .. } = &f.how else {
+            return None;
+        };
+        if f.dist == 0 {
+            return None;
+        }
+        let differing: Vec<usize> = targets
+            .iter()
+            .enumerate()
+            .filter_map(|(i, t)| match t {
+                Target::Line(l) => {
+                    let s = &self.search.all[i];
+                    (!s.is_blank() && s.chars >= 4 && !s.same_as(&self.file.all[*l])).then_some(i)
+                }
+                _ => None,
+            })
+            .collect();
+        for i in differing {
+            let s = &self.search.all[i];
+            let lines: Vec<usize> = (0..self.file.len())
+                .filter(|&l| (l < f.region.0 || l > f.region.1) && self.file.all[l].same_as(s))
+                .map(|l| l + 1)
+                .collect();
+            if !lines.is_empty() {
+                return Some(Refusal::Elsewhere {
+                    best: f.candidate(),
+                    search_line: i + 1,
+                    file_lines: lines,
+                    diff: self.diff_against(f.region),
+                });
+            }
+        }
+        None
     }
 
     /// Candidates for the search as a whole.
@@ -678,16 +723,17 @@ fn candidate_of(e: &PlannedEdit) -> Candidate {
     }
 }
 
-/// Of two refusals from two ways of matching, the more useful one: an
-/// ambiguity over a miss, else the miss with the closer candidate.
+/// Of two refusals from two ways of matching, the more useful one: one that
+/// names rival places over a miss, else the miss with the closer candidate.
 fn prefer(first: Refusal, second: Refusal) -> Refusal {
     let best = |r: &Refusal| match r {
         Refusal::NotFound { best, .. } => best.map_or(-1.0, |b| b.score),
         _ => -1.0,
     };
+    let telling = |r: &Refusal| matches!(r, Refusal::Ambiguous { .. } | Refusal::Elsewhere { .. });
     match (&first, &second) {
-        (Refusal::Ambiguous { .. }, _) => first,
-        (_, Refusal::Ambiguous { .. }) => second,
+        _ if telling(&first) => first,
+        _ if telling(&second) => second,
         _ if best(&second) > best(&first) => second,
         _ => first,
     }
@@ -1018,6 +1064,33 @@ mod tests {
         assert_eq!(
             apply(file, search, new).unwrap(),
             file.replace("the notes", "the design notes")
+        );
+    }
+
+    #[test]
+    fn a_line_that_reads_exactly_as_one_elsewhere_is_no_typo() {
+        let file = "## Part 1\n\ntext\n\n## Part 2\n\n- done\n";
+        let err = apply(file, "## Part 1\n- done", "## Part 1\n- finished").unwrap_err();
+        assert!(matches!(
+            apply(file, "## Part 1\n...\n- done", "## Part 1\n...\n- finished"),
+            Err(Refusal::Elsewhere { .. })
+        ));
+        let Refusal::Elsewhere {
+            best,
+            search_line,
+            file_lines,
+            ..
+        } = &err
+        else {
+            panic!("{err:?}");
+        };
+        assert_eq!(
+            (best.lines.start, *search_line, file_lines.clone()),
+            (5, 1, vec![1])
+        );
+        assert!(
+            err.to_string().contains("line 1 of search_context"),
+            "{err}"
         );
     }
 }

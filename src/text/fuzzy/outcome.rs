@@ -243,6 +243,19 @@ pub enum Refusal {
         /// Unified diff from `search_context` to the block's text.
         diff: String,
     },
+    /// The closest block differs from `search_context` in a line that reads
+    /// exactly like another line of the file: the caller copied it from
+    /// there, so the block may be there instead.
+    Elsewhere {
+        /// The closest block.
+        best: Candidate,
+        /// The line of `search_context` (1-based) that differs there.
+        search_line: usize,
+        /// The file lines (1-based) that read exactly like it.
+        file_lines: Vec<usize>,
+        /// Unified diff from `search_context` to the closest block's text.
+        diff: String,
+    },
     /// `new_content` has an elision marker that stands for nothing.
     MarkerInNewContent {
         /// Line of `new_content` (1-based).
@@ -275,6 +288,10 @@ impl Refusal {
             Refusal::Conflict { .. } => {
                 &["Read the matched lines again and retry with their current text."]
             }
+            Refusal::Elsewhere { .. } => &[
+                "Add lines around the change that occur only at the place you mean.",
+                "Or correct search_context after the diff if the closest block is the one.",
+            ],
             Refusal::MarkerInNewContent { .. } => &[
                 "Write the elided lines out in full in new_content.",
                 "Or keep the marker exactly where search_context has one.",
@@ -284,9 +301,13 @@ impl Refusal {
     }
 }
 
+/// How many places a message lists before it counts the rest.
+const LISTED: usize = 20;
+
 fn list(candidates: &[Candidate]) -> String {
-    candidates
+    let mut out = candidates
         .iter()
+        .take(LISTED)
         .map(|c| {
             format!(
                 "lines {} (score {:.1}, {})",
@@ -296,7 +317,11 @@ fn list(candidates: &[Candidate]) -> String {
             )
         })
         .collect::<Vec<_>>()
-        .join("; ")
+        .join("; ");
+    if candidates.len() > LISTED {
+        out.push_str(&format!(" and {} more", candidates.len() - LISTED));
+    }
+    out
 }
 
 impl fmt::Display for Refusal {
@@ -367,6 +392,30 @@ impl fmt::Display for Refusal {
                     f,
                     ": the file changed since it was read. Nothing was changed. Read lines {lines} \
                      again and retry with their current text.\n{diff}"
+                )
+            }
+            Refusal::Elsewhere {
+                best,
+                search_line,
+                file_lines,
+                diff,
+            } => {
+                let at: Vec<String> = file_lines
+                    .iter()
+                    .take(LISTED)
+                    .map(|l| l.to_string())
+                    .collect();
+                write!(
+                    f,
+                    "search_context comes closest to lines {} (score {:.1}), but line {search_line} \
+                     of search_context differs there and reads exactly like line {} of the file, \
+                     so the block may be there instead. Nothing was changed. Add lines that occur \
+                     only at the place you mean, or correct search_context (the diff goes from \
+                     search_context to lines {}).\n{diff}",
+                    best.lines,
+                    best.score,
+                    at.join(", "),
+                    best.lines
                 )
             }
             Refusal::MarkerInNewContent { line } => write!(
