@@ -23,7 +23,7 @@ use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
 use super::block::{Line, Lines, joined};
-use super::score::{Scorer, score_of};
+use super::score::{Scorer, line_distance, score_of};
 
 /// A file line that occurs more often than this does not vote.
 const FREQUENT: usize = 256;
@@ -33,6 +33,10 @@ const MAX_STARTS: usize = 48;
 const REFINED_STARTS: usize = 12;
 /// How many lines a window may grow, shrink or move around a voted start.
 pub(crate) const SLACK: usize = 2;
+/// A search longer than this (chars) has its windows estimated line by line
+/// and not reframed: whole-block distances cost too much at that size, and
+/// the line pairing that follows finds the exact frame anyway.
+pub(crate) const LONG: usize = 3_000;
 /// How many long search lines are compared line by line when votes are scarce.
 const SIMILAR_PROBES: usize = 3;
 /// Minimum similarity (0–1) for a line to vote as a near-equal.
@@ -96,6 +100,76 @@ impl<'a, 't> Probe<'a, 't> {
         joined((start..end).map(|p| file.nb(p)), &mut buf);
         let dist = self.scorer.distance(&buf);
         let chars = buf.chars().count();
+        Window {
+            start,
+            end,
+            dist,
+            score: score_of(dist, self.scorer.len, chars),
+            chars,
+        }
+    }
+
+    /// Distance and score of the file window `start..end` given how its lines
+    /// pair with the search's: exact for a short search; for a long one, the
+    /// sum of the paired lines' distances plus every unpaired line, an upper
+    /// bound that costs a fraction of a whole-block distance.
+    pub(crate) fn measure_paired(
+        &self,
+        file: &Lines<'_>,
+        start: usize,
+        end: usize,
+        pairs: &[(usize, usize)],
+    ) -> Window {
+        if self.scorer.len <= LONG {
+            return self.measure(file, start, end);
+        }
+        let mut dist = 0;
+        let mut chars = (end - start).saturating_sub(1);
+        let mut paired_file = vec![false; end - start];
+        let mut paired_search = vec![false; self.lines.len()];
+        for &(k, p) in pairs {
+            if (start..end).contains(&p) {
+                dist += line_distance(self.lines[k], file.nb(p));
+                paired_file[p - start] = true;
+                paired_search[k] = true;
+            }
+        }
+        for (k, p) in (start..end).enumerate() {
+            chars += file.nb(p).chars;
+            if !paired_file[k] {
+                dist += file.nb(p).chars + 1;
+            }
+        }
+        for (k, line) in self.lines.iter().enumerate() {
+            if !paired_search[k] {
+                dist += line.chars + 1;
+            }
+        }
+        Window {
+            start,
+            end,
+            dist,
+            score: score_of(dist, self.scorer.len, chars),
+            chars,
+        }
+    }
+
+    /// A cheap upper estimate of [`Probe::measure`]: the search's lines
+    /// against the window's, one to one, each by its own distance.
+    fn estimate(&self, file: &Lines<'_>, start: usize, end: usize) -> Window {
+        let mut dist = 0;
+        let mut chars = (end - start).saturating_sub(1);
+        for (k, p) in (start..end).enumerate() {
+            let other = file.nb(p);
+            chars += other.chars;
+            dist += match self.lines.get(k) {
+                Some(line) => line_distance(line, other),
+                None => other.chars + 1,
+            };
+        }
+        for line in self.lines.iter().skip(end - start) {
+            dist += line.chars + 1;
+        }
         Window {
             start,
             end,
@@ -192,17 +266,22 @@ impl<'a, 't> Probe<'a, 't> {
             let s = usize::try_from(s).ok()?;
             (len > 0 && s >= range.start && s + len <= range.end).then_some((s, s + len))
         };
+        let long = self.scorer.len > LONG;
         let mut base: Vec<Window> = Vec::new();
         for &(d, _) in &starts {
             if let Some((s, e)) = fits(d, n)
                 && seen.insert((s, e))
             {
-                base.push(self.measure(file, s, e));
+                base.push(if long {
+                    self.estimate(file, s, e)
+                } else {
+                    self.measure(file, s, e)
+                });
             }
         }
         base.sort_by(|a, b| a.dist.cmp(&b.dist).then(a.start.cmp(&b.start)));
         let mut refined: Vec<Window> = Vec::new();
-        for w in base.iter().take(REFINED_STARTS) {
+        for w in base.iter().take(if long { 0 } else { REFINED_STARTS }) {
             let d = w.start as isize;
             for ds in -(SLACK as isize)..=SLACK as isize {
                 for dl in -(SLACK as isize)..=SLACK as isize {

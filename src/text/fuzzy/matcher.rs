@@ -357,7 +357,7 @@ impl<'r, 't> Matcher<'r, 't> {
             .collect();
         let targets = align::targets(&self.search, &self.file, &indices);
         let region = align::region(&targets)?;
-        let measured = probe.measure(&self.file, first, last + 1);
+        let measured = probe.measure_paired(&self.file, first, last + 1, &pairs);
         let line_pairs: Vec<(&Line<'_>, &Line<'_>)> = pairs
             .iter()
             .map(|&(k, p)| (probe.lines()[k], self.file.nb(p)))
@@ -1092,5 +1092,26 @@ mod tests {
             err.to_string().contains("line 1 of search_context"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn a_long_block_with_drift_is_found_and_framed_exactly() {
+        let body: Vec<String> = (0..200)
+            .map(|k| format!("    step_{k}(input, {}); // phase {}", k * 7, k % 13))
+            .collect();
+        let file = format!(
+            "fn before() {{}}\n\nfn run(input: u32) {{\n{}\n}}\n\nfn after() {{}}\n",
+            body.join("\n")
+        );
+        // Dedented, one line missing and one typo.
+        let mut search: Vec<String> = body[10..190]
+            .iter()
+            .map(|l| l.trim_start().to_string())
+            .collect();
+        search.remove(50);
+        search[100] = search[100].replace("step", "stpe");
+        let new = search.join("\n").replacen("step_10(", "first_step(", 1);
+        let out = apply(&file, &search.join("\n"), &new).unwrap();
+        assert_eq!(out, file.replacen("step_10(", "first_step(", 1));
     }
 }

@@ -32,6 +32,13 @@
 //! one (the search has a typo every copy shares) are changed, provided every
 //! candidate with other text is beaten by the margin; a near miss with
 //! different text is never rewritten.
+//!
+//! A chosen match can still be vetoed afterwards (by the matcher, which sees
+//! the lines): when a search line that differs from its paired line reads
+//! exactly like a line elsewhere in the file (it was copied from there, so it
+//! is no typo), and when the edit would change a line that reads differently
+//! on disk, is missing there, or would sweep away a line the search lacks
+//! (the file changed since the caller read it).
 
 use super::outcome::Strategy;
 
