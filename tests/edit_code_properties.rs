@@ -143,4 +143,42 @@ proptest! {
         }
         prop_assert_eq!(plan.apply_to(&text), text.replace(word.as_str(), &new));
     }
+
+    /// Changing the first line of a drifted block rewrites that line only,
+    /// in the file's indentation and with its own ending.
+    #[test]
+    fn a_drifted_edit_changes_only_the_changed_line(
+        before in lines(0, 10),
+        block in lines(2, 8),
+        after in lines(0, 10),
+        shift in 1usize..6,
+        final_newline in any::<bool>(),
+    ) {
+        let mut block = block;
+        block[0].0 = format!("\t  uniquemarker {}", block.len());
+        let file: Vec<(String, bool)> = before.iter().chain(&block).chain(&after).cloned().collect();
+        let text = join(&file, final_newline);
+        // Shifted right, tabs as spaces: the block's shape is kept.
+        let drifted: Vec<String> = block
+            .iter()
+            .map(|(l, _)| {
+                if l.trim().is_empty() {
+                    return String::new();
+                }
+                let body = l.trim_start_matches([' ', '\t']);
+                let width = l[..l.len() - body.len()]
+                    .chars()
+                    .fold(0, |col, c| if c == '\t' { (col / 4 + 1) * 4 } else { col + 1 });
+                format!("{}{body}", " ".repeat(shift + width))
+            })
+            .collect();
+        let search = drifted.join("\n");
+        let mut changed = drifted.clone();
+        let pad = drifted[0].len() - drifted[0].trim_start().len();
+        changed[0] = format!("{}replaced line", " ".repeat(pad));
+        let plan = plan_edit(&text, &EditRequest::new(&search, &changed.join("\n"))).unwrap();
+        let mut want = file.clone();
+        want[before.len()].0 = "\t  replaced line".to_string();
+        prop_assert_eq!(plan.apply_to(&text), join(&want, final_newline));
+    }
 }

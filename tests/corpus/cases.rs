@@ -196,10 +196,12 @@ impl Doc {
     }
 }
 
-/// A line of a block after an edit: kept from the file, or new.
+/// A line of a block after an edit: kept from the file, rewritten from a
+/// line of the file (it keeps that line's ending), or new.
 #[derive(Debug, Clone)]
 enum Item {
     Kept(usize),
+    Rewrite(usize, String),
     New(String),
 }
 
@@ -336,7 +338,7 @@ fn expected(doc: &Doc, reps: &[Replacement], drift: &Drift) -> String {
             .iter()
             .map(|it| match it {
                 Item::Kept(i) => (doc.lines[*i].clone(), doc.eols[*i]),
-                Item::New(t) => {
+                Item::Rewrite(_, t) | Item::New(t) => {
                     let pad = indent(t);
                     let body = drift.content(&t[pad.len()..]);
                     let text = if body.is_empty() {
@@ -344,7 +346,11 @@ fn expected(doc: &Doc, reps: &[Replacement], drift: &Drift) -> String {
                     } else {
                         format!("{pad}{body}")
                     };
-                    (text, eol)
+                    let own = match it {
+                        Item::Rewrite(k, _) => doc.eols[*k],
+                        _ => eol,
+                    };
+                    (text, own)
                 }
             })
             .collect();
@@ -438,7 +444,7 @@ fn make_edit(
     let pos = k - a;
     let mut items: Vec<Item> = (a..=b).map(Item::Kept).collect();
     match rng.below(10) {
-        0..=3 => items[pos] = Item::New(modify(&doc.lines[k], rng)),
+        0..=3 => items[pos] = Item::Rewrite(k, modify(&doc.lines[k], rng)),
         4..=6 => items.insert(
             pos + 1,
             Item::New(new_line(rng, lang, &doc.lines[k], tab_doc)),
@@ -453,10 +459,14 @@ fn make_edit(
                 let second = modify(&doc.lines[k + 1], rng);
                 items.splice(
                     pos..pos + 2,
-                    [Item::New(first), Item::New(middle), Item::New(second)],
+                    [
+                        Item::Rewrite(k, first),
+                        Item::New(middle),
+                        Item::Rewrite(k + 1, second),
+                    ],
                 );
             } else {
-                items[pos] = Item::New(modify(&doc.lines[k], rng));
+                items[pos] = Item::Rewrite(k, modify(&doc.lines[k], rng));
             }
         }
     }
@@ -504,7 +514,7 @@ fn item_lines(doc: &Doc, items: &[Item]) -> Vec<VLine> {
                 id: Some(*i),
                 text: doc.lines[*i].clone(),
             },
-            Item::New(t) => VLine {
+            Item::Rewrite(_, t) | Item::New(t) => VLine {
                 id: None,
                 text: t.clone(),
             },
@@ -713,12 +723,18 @@ fn drift_case(
 
     let mut doc = Doc::new(lines, rng.chance(85));
     if parts.contains(&Part::Crlf) {
-        let from = if rng.chance(70) {
-            0
-        } else {
-            doc.lines.len() / 2
-        };
-        doc.crlf_from(from);
+        match rng.below(10) {
+            0..=5 => doc.crlf_from(0),
+            6..=7 => doc.crlf_from(doc.lines.len() / 2),
+            _ => {
+                // Endings mixed line by line.
+                for e in &mut doc.eols {
+                    if *e == "\n" && rng.chance(50) {
+                        *e = "\r\n";
+                    }
+                }
+            }
+        }
     }
     if occurrences(&doc.lines, &doc.lines[a..=b]) != 1 {
         return None;
@@ -726,14 +742,14 @@ fn drift_case(
     let items = match (touched, around_added) {
         (Some(s), _) => {
             let mut items: Vec<Item> = (a..=b).map(Item::Kept).collect();
-            items[s - a] = Item::New(modify(&drift.old[0].1, rng));
+            items[s - a] = Item::Rewrite(s, modify(&drift.old[0].1, rng));
             items
         }
         (None, Some(p)) => {
             // The lines on both sides of the added one change together.
             let mut items: Vec<Item> = (a..=b).map(Item::Kept).collect();
-            items[p - 1 - a] = Item::New(modify(&doc.lines[p - 1], rng));
-            items[p + 1 - a] = Item::New(modify(&doc.lines[p + 1], rng));
+            items[p - 1 - a] = Item::Rewrite(p - 1, modify(&doc.lines[p - 1], rng));
+            items[p + 1 - a] = Item::Rewrite(p + 1, modify(&doc.lines[p + 1], rng));
             items
         }
         (None, None) => make_edit(rng, lang, &doc, a, b, &avoid)?,
@@ -817,7 +833,7 @@ fn elision_case(rng: &mut Rng, lang: Lang) -> Option<(String, String, String, St
                     .filter(|&i| is_content(&doc.lines[i]))
                     .collect::<Vec<_>>(),
             );
-            head_items[k - a] = Item::New(modify(&doc.lines[k], rng));
+            head_items[k - a] = Item::Rewrite(k, modify(&doc.lines[k], rng));
         }
         3..=4 => {
             let ok: Vec<usize> = tail
@@ -828,7 +844,7 @@ fn elision_case(rng: &mut Rng, lang: Lang) -> Option<(String, String, String, St
                 return None;
             }
             let k = *rng.pick(&ok);
-            tail_items[k - tail.start] = Item::New(modify(&doc.lines[k], rng));
+            tail_items[k - tail.start] = Item::Rewrite(k, modify(&doc.lines[k], rng));
         }
         5..=6 => {
             let last = head.end - 1;
@@ -967,7 +983,7 @@ fn replace_all_case(rng: &mut Rng, lang: Lang) -> Option<(String, String, String
         let mut items: Vec<Item> = (a..=b).map(Item::Kept).collect();
         let pad = indent(&doc.lines[a + k]).to_string();
         if change == 0 {
-            items[k] = Item::New(format!("{pad}{rel_changed}"));
+            items[k] = Item::Rewrite(a + k, format!("{pad}{rel_changed}"));
         } else {
             items.insert(k + 1, Item::New(format!("{pad}{rel_new}")));
         }

@@ -12,7 +12,8 @@
 //!   or replaced;
 //! - an elision marker kept in `new_content` keeps the disk lines it stands for;
 //! - new and changed lines get the file's indentation (see
-//!   [`crate::text::fuzzy::indent`]) and the block's line ending.
+//!   [`crate::text::fuzzy::indent`]); a changed line keeps the ending of the
+//!   line it replaces, an added line takes the block's line ending.
 //!
 //! Two situations are refused rather than guessed: the caller changes a line
 //! that is something else on disk (a conflict), or `new_content` holds an
@@ -27,7 +28,7 @@ use super::block::{Line, Lines};
 use super::elision::Markers;
 use super::indent::IndentMap;
 use super::outcome::ConflictReason;
-use super::score::line_distance;
+use super::score::{line_distance, line_similarity};
 use crate::text::lines::Eol;
 
 /// Why a matched block cannot take the caller's change.
@@ -138,29 +139,33 @@ impl<'a, 't, 's, 'n> Transplant<'a, 't, 's, 'n> {
                         keep_until(self.file, &mut out, &mut cursor, end, lo);
                         cursor = cursor.max(hi);
                     }
+                    let partners =
+                        partners(&self.search.all[old.clone()], &self.new.all[new.clone()]);
                     for (t, j) in new.clone().enumerate() {
                         let line = &self.new.all[j];
+                        // The search line this new line rewrites, if any.
+                        let rewrites = partners[t].map(|k| old.start + k);
                         // A marker-like line that rewrites a marker-like line of
                         // the file is an edited comment, not an elision.
-                        let rewrites_literal = old
-                            .clone()
-                            .nth(t)
-                            .is_some_and(|i| self.markers.is_literal(&self.search.all[i]));
+                        let rewrites_literal =
+                            rewrites.is_some_and(|i| self.markers.is_literal(&self.search.all[i]));
                         if self.markers.is_marker(line)
                             && (self.elision || self.markers.is_comment_marker(line))
                             && !rewrites_literal
                         {
                             return Err(Blocked::Marker { new_line: j });
                         }
-                        let paired = old.clone().nth(t).and_then(|i| match &self.targets[i] {
-                            Target::Line(f) => {
-                                Some((self.search.all[i].indent, self.file.all[*f].indent))
-                            }
+                        // A rewritten line takes the indentation frame and the
+                        // ending of the line it rewrites.
+                        let replaced = rewrites.and_then(|i| match &self.targets[i] {
+                            Target::Line(f) => Some((i, *f)),
                             _ => None,
                         });
+                        let paired = replaced
+                            .map(|(i, f)| (self.search.all[i].indent, self.file.all[f].indent));
                         out.push(Out {
                             text: self.render_new(line, &indents, paired),
-                            eol: None,
+                            eol: replaced.map(|(_, f)| self.file.all[f].eol),
                         });
                     }
                 }
@@ -282,6 +287,44 @@ impl<'a, 't, 's, 'n> Transplant<'a, 't, 's, 'n> {
         }
         Ok(())
     }
+}
+
+/// For each line of `new`, the line of `old` it rewrites. As many lines for
+/// as many pair in order; otherwise an order-keeping pairing of lines at
+/// least half similar, with the greatest total similarity (a run of replaced
+/// lines is a few lines long).
+fn partners(old: &[Line<'_>], new: &[Line<'_>]) -> Vec<Option<usize>> {
+    let (a, b) = (old.len(), new.len());
+    if a == b {
+        return (0..b).map(Some).collect();
+    }
+    let mut best = vec![0f64; (a + 1) * (b + 1)];
+    let at = |i: usize, j: usize| i * (b + 1) + j;
+    for i in 1..=a {
+        for j in 1..=b {
+            let mut v = best[at(i - 1, j)].max(best[at(i, j - 1)]);
+            let sim = line_similarity(&old[i - 1], &new[j - 1]);
+            if sim >= 0.5 {
+                v = v.max(best[at(i - 1, j - 1)] + sim);
+            }
+            best[at(i, j)] = v;
+        }
+    }
+    let mut out = vec![None; b];
+    let (mut i, mut j) = (a, b);
+    while i > 0 && j > 0 {
+        let sim = line_similarity(&old[i - 1], &new[j - 1]);
+        if sim >= 0.5 && best[at(i, j)] == best[at(i - 1, j - 1)] + sim {
+            out[j - 1] = Some(i - 1);
+            i -= 1;
+            j -= 1;
+        } else if best[at(i, j)] == best[at(i - 1, j)] {
+            i -= 1;
+        } else {
+            j -= 1;
+        }
+    }
+    out
 }
 
 /// The replacement for an exact occurrence that starts or ends inside a line.
@@ -470,6 +513,23 @@ mod tests {
             "x\ny\nz"
         );
         assert_eq!(run(file, "y", "", &[(0, 1)]).unwrap(), "");
+    }
+
+    #[test]
+    fn rewritten_lines_keep_their_ending_and_added_ones_take_the_block_s() {
+        let file = "a\nb\r\nc\nd\n";
+        let out = run(
+            file,
+            "a\nb\nc\nd\n",
+            "a\nb2\nnew line\nc\nd\n",
+            &[(0, 0), (1, 1), (2, 2), (3, 3)],
+        );
+        assert_eq!(out.unwrap(), "a\nb2\r\nnew line\nc\nd\n");
+        let partners = partners(
+            &Lines::of_snippet("let x = 1;\nlet y = 2;\n").all,
+            &Lines::of_snippet("let x = 10;\naudit();\nlet y = 20;\n").all,
+        );
+        assert_eq!(partners, vec![Some(0), None, Some(1)]);
     }
 
     #[test]
