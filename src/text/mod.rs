@@ -10,6 +10,7 @@ pub mod edit;
 pub mod encoding;
 pub mod excerpt;
 pub mod format;
+pub mod fuzzy;
 pub mod hash;
 pub mod indent;
 pub mod lines;

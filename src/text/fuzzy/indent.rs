@@ -1,0 +1,184 @@
+//! Re-basing the indentation of new lines from the caller's frame onto the
+//! file's.
+//!
+//! The caller's search block and the block on disk may be indented differently:
+//! shifted as a whole, with another unit (2 vs 4 spaces), or with tabs instead of
+//! spaces. Pairs of matched lines show how one maps onto the other. A new line
+//! then gets, in order of preference: the disk indentation of the line it
+//! replaces (when the caller kept that line's indentation), the disk indentation
+//! seen for the same caller width, or the width predicted by the fitted
+//! scale and shift, written in the block's style (tabs or spaces).
+
+use std::collections::HashMap;
+
+use super::normalize::{TAB_WIDTH, width};
+
+/// How indentation in the caller's frame maps to indentation on disk.
+#[derive(Debug, Clone)]
+pub(crate) struct IndentMap {
+    identity: bool,
+    table: HashMap<usize, String>,
+    num: usize,
+    den: usize,
+    shift: isize,
+    tabs: bool,
+}
+
+fn gcd(a: usize, b: usize) -> usize {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
+/// The common step between distinct widths, or 0 when all are equal.
+fn unit(widths: impl Iterator<Item = usize> + Clone) -> usize {
+    let Some(min) = widths.clone().min() else {
+        return 0;
+    };
+    widths.fold(0, |g, w| gcd(g, w - min))
+}
+
+fn mode<T: std::hash::Hash + Eq + Copy + Ord>(values: impl Iterator<Item = T>) -> Option<T> {
+    let mut counts: HashMap<T, usize> = HashMap::new();
+    let mut order = Vec::new();
+    for v in values {
+        let c = counts.entry(v).or_insert(0);
+        if *c == 0 {
+            order.push(v);
+        }
+        *c += 1;
+    }
+    order
+        .into_iter()
+        .max_by(|a, b| counts[a].cmp(&counts[b]).then(b.cmp(a)))
+}
+
+impl IndentMap {
+    /// Learns the mapping from `(caller indent, disk indent)` pairs of matched
+    /// lines. `block` holds the indentation of every line of the disk block,
+    /// to tell whether it is indented with tabs or spaces.
+    pub(crate) fn new<'a>(pairs: &[(&'a str, &'a str)], block: &[&'a str]) -> IndentMap {
+        let identity = pairs.iter().all(|(s, d)| s == d);
+        // A first line that lost its indentation while every other line kept
+        // the disk's exactly is a selection that began after the indent; it
+        // says nothing about how the other lines map.
+        let fit: &[(&str, &str)] = if pairs.len() >= 2
+            && pairs[0].0.is_empty()
+            && !pairs[0].1.is_empty()
+            && pairs[1..].iter().all(|(s, d)| s == d)
+        {
+            &pairs[1..]
+        } else {
+            pairs
+        };
+
+        let mut seen: HashMap<(usize, &str), usize> = HashMap::new();
+        for (s, d) in fit {
+            *seen.entry((width(s), d)).or_default() += 1;
+        }
+        let mut table: HashMap<usize, (String, usize)> = HashMap::new();
+        for (s, d) in fit {
+            let count = seen[&(width(s), *d)];
+            let slot = table.entry(width(s)).or_insert_with(|| (d.to_string(), 0));
+            if count > slot.1 {
+                *slot = (d.to_string(), count);
+            }
+        }
+
+        let unit_s = unit(fit.iter().map(|(s, _)| width(s)));
+        let unit_d = unit(fit.iter().map(|(_, d)| width(d)));
+        let (num, den) = if unit_s > 0 && unit_d > 0 {
+            let g = gcd(unit_s, unit_d);
+            (unit_d / g, unit_s / g)
+        } else {
+            (1, 1)
+        };
+        let shift = mode(
+            fit.iter()
+                .map(|(s, d)| width(d) as isize - (width(s) * num / den) as isize),
+        )
+        .unwrap_or(0);
+
+        let tabs = block.iter().filter(|i| i.starts_with('\t')).count()
+            > block.iter().filter(|i| i.starts_with(' ')).count();
+        IndentMap {
+            identity,
+            table: table.into_iter().map(|(w, (d, _))| (w, d)).collect(),
+            num,
+            den,
+            shift,
+            tabs,
+        }
+    }
+
+    /// Whether the caller's indentation already is the file's.
+    pub(crate) fn is_identity(&self) -> bool {
+        self.identity
+    }
+
+    /// The disk indentation for a new line indented with `indent` in the
+    /// caller's frame. `paired` is the caller's and the disk's indentation of
+    /// the line it replaces, if any.
+    pub(crate) fn map(&self, indent: &str, paired: Option<(&str, &str)>) -> String {
+        if self.identity {
+            return indent.to_string();
+        }
+        if let Some((s, d)) = paired
+            && s == indent
+        {
+            return d.to_string();
+        }
+        let w = width(indent);
+        if let Some(d) = self.table.get(&w) {
+            return d.clone();
+        }
+        let cols = ((w * self.num / self.den) as isize + self.shift).max(0) as usize;
+        if self.tabs {
+            let mut out = "\t".repeat(cols / TAB_WIDTH);
+            out.push_str(&" ".repeat(cols % TAB_WIDTH));
+            out
+        } else {
+            " ".repeat(cols)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identical_indentation_is_kept_verbatim() {
+        let map = IndentMap::new(&[("  ", "  "), ("    ", "    ")], &["  ", "    "]);
+        assert!(map.is_identity());
+        assert_eq!(map.map("\t  ", None), "\t  ");
+    }
+
+    #[test]
+    fn a_shifted_block_is_shifted_back() {
+        let map = IndentMap::new(&[("", "    "), ("    ", "        ")], &["    ", "        "]);
+        assert_eq!(map.map("    ", None), "        ");
+        assert_eq!(map.map("        ", None), "            ");
+    }
+
+    #[test]
+    fn spaces_become_tabs() {
+        let map = IndentMap::new(&[("", ""), ("    ", "\t")], &["", "\t"]);
+        assert_eq!(map.map("        ", None), "\t\t");
+    }
+
+    #[test]
+    fn units_are_rescaled() {
+        let map = IndentMap::new(&[("", ""), ("  ", "    ")], &["", "    "]);
+        assert_eq!(map.map("    ", None), "        ");
+    }
+
+    #[test]
+    fn a_first_line_without_indent_does_not_skew_the_rest() {
+        let map = IndentMap::new(
+            &[("", "    "), ("    ", "    "), ("        ", "        ")],
+            &["    ", "    ", "        "],
+        );
+        assert_eq!(map.map("        ", None), "        ");
+        assert_eq!(map.map("", Some(("", "    "))), "    ");
+        assert_eq!(map.map("            ", None), "            ");
+    }
+}

@@ -1,0 +1,1117 @@
+//! From request to plan: exact occurrences first, then tolerant candidates
+//! (with elision markers, then without), the policy's decision, and the edits.
+
+use std::ops::Range;
+
+use super::EditRequest;
+use super::align::{self, Target, misindented, pair_around};
+use super::apply::{Blocked, Transplant, literal};
+use super::block::{Line, Lines, joined};
+use super::candidates::{Probe, Window, period};
+use super::diff::unified;
+use super::elision::{self, Markers, Segments};
+use super::exact::{self, Occurrence};
+use super::normalize::{LfText, key_hash, whitespace_collapsed};
+use super::outcome::{
+    Adjustment, Candidate, LineRange, Plan, PlannedEdit, Refusal, Splice, Strategy,
+};
+use super::policy::{self, Decision, Summary};
+use super::score::score_of;
+use crate::text::lines::{Eol, LineIndex};
+
+/// How many fuzzy regions get a full line pairing and a final score.
+const TOP: usize = 8;
+
+/// A candidate with everything needed to turn it into an edit.
+struct Found {
+    how: How,
+    dist: usize,
+    score: f64,
+    /// First and last file line (0-based, inclusive).
+    region: (usize, usize),
+    adjustments: Vec<Adjustment>,
+    content: u64,
+}
+
+enum How {
+    /// Replace exactly these bytes (an exact occurrence within lines).
+    Substring(Range<usize>),
+    /// Replay the caller's change on these lines.
+    Lines { targets: Vec<Target>, elision: bool },
+}
+
+impl Found {
+    fn summary(&self) -> Summary {
+        Summary {
+            dist: self.dist,
+            score: self.score,
+            region: self.region,
+            content: self.content,
+        }
+    }
+
+    fn candidate(&self) -> Candidate {
+        Candidate {
+            lines: LineRange {
+                start: self.region.0 + 1,
+                end: self.region.1 + 1,
+            },
+            score: self.score,
+            kind: Adjustment::kind_of(&self.adjustments),
+        }
+    }
+}
+
+/// The outcome of settling one set of candidates.
+enum Settled {
+    /// The plan.
+    Plan(Plan),
+    /// A match was chosen but cannot take the edit: final.
+    Blocked(Refusal),
+    /// No match was chosen: another way of matching may still succeed.
+    Refused(Refusal),
+}
+
+/// Plans `request` against `text`.
+pub(crate) fn plan(text: &str, request: &EditRequest<'_>) -> Result<Plan, Refusal> {
+    if !request.threshold.is_finite() || !(0.0..=1.0).contains(&request.threshold) {
+        return Err(Refusal::InvalidThreshold {
+            threshold: request.threshold,
+        });
+    }
+    let search = Lines::of_snippet(request.search);
+    if search.nonblank.is_empty() {
+        return Err(Refusal::EmptySearch);
+    }
+    let lf = LfText::new(text);
+    let occurrences = exact::occurrences(text, &lf, request.search);
+    drop(lf);
+    let index = LineIndex::new(text);
+    let file = Lines::of_text(text, &index);
+    let m = Matcher {
+        text,
+        request,
+        threshold: request.threshold * 100.0,
+        markers: Markers::of(&file),
+        file,
+        index,
+        search,
+        new: Lines::of_snippet(request.replacement),
+    };
+    match (request.strategy, occurrences.len()) {
+        (_, 0) => m.tolerant(),
+        (Strategy::SingleMatch, 1) => {
+            let found = m.found_at(&occurrences[0], false);
+            m.build(vec![&found], Vec::new())
+        }
+        (Strategy::SingleMatch, _) => Err(Refusal::Ambiguous {
+            candidates: occurrences
+                .iter()
+                .map(|o| m.found_at(o, false).candidate())
+                .collect(),
+        }),
+        (Strategy::ReplaceAll, _) => m.replace_all_exact(&occurrences),
+    }
+}
+
+struct Matcher<'r, 't> {
+    text: &'t str,
+    request: &'r EditRequest<'r>,
+    threshold: f64,
+    index: LineIndex,
+    file: Lines<'t>,
+    search: Lines<'r>,
+    new: Lines<'r>,
+    markers: Markers,
+}
+
+impl<'r, 't> Matcher<'r, 't> {
+    fn found_at(&self, o: &Occurrence, force_substring: bool) -> Found {
+        let first = self.index.line_of_offset(o.range.start);
+        let last = if o.range.end > o.range.start {
+            self.index.line_of_offset(o.range.end - 1)
+        } else {
+            first
+        };
+        let prefix = &self.text[self.index.start(first)..o.range.start];
+        let content_end = self.index.span(self.text, last).end;
+        let suffix = if o.range.end <= content_end {
+            &self.text[o.range.end..content_end]
+        } else {
+            ""
+        };
+        let blank = |s: &str| s.bytes().all(|b| b == b' ' || b == b'\t');
+        // A search that only left out the first line's indentation is a block
+        // of whole lines: replaying it re-indents every new line, where a
+        // literal splice would indent only the first.
+        // Emptying such a block without its final line break leaves the
+        // line, as a literal replacement would; only a search that ends with
+        // its line break removes whole lines.
+        let empties = self.request.replacement.is_empty() && !self.request.search.ends_with('\n');
+        let whole = !force_substring
+            && !empties
+            && blank(prefix)
+            && suffix.is_empty()
+            && self.search.len() == last - first + 1;
+        let how = if whole {
+            How::Lines {
+                targets: (0..self.search.len())
+                    .map(|k| Target::Line(first - 1 + k))
+                    .collect(),
+                elision: false,
+            }
+        } else {
+            How::Substring(o.range.clone())
+        };
+        Found {
+            how,
+            dist: 0,
+            score: 100.0,
+            region: (first - 1, last - 1),
+            adjustments: if o.identical {
+                Vec::new()
+            } else {
+                vec![Adjustment::LineEndings]
+            },
+            content: 0,
+        }
+    }
+
+    fn replace_all_exact(&self, occurrences: &[Occurrence]) -> Result<Plan, Refusal> {
+        let kept = exact::disjoint(occurrences);
+        let shares_line = |k: usize| {
+            let line = |o: &Occurrence| {
+                (
+                    self.index.line_of_offset(o.range.start),
+                    self.index
+                        .line_of_offset(o.range.end.max(o.range.start + 1) - 1),
+                )
+            };
+            let (a, b) = line(&kept[k]);
+            (k > 0 && line(&kept[k - 1]).1 >= a) || kept.get(k + 1).is_some_and(|n| line(n).0 <= b)
+        };
+        let mut founds: Vec<Found> = (0..kept.len())
+            .map(|k| self.found_at(&kept[k], shares_line(k)))
+            .collect();
+        let overlaps = |f: &Found, g: &Found| f.region.0 <= g.region.1 && g.region.0 <= f.region.1;
+        let mut near = Vec::new();
+        for f in self.normal() {
+            if f.score < self.threshold || founds.iter().any(|g| overlaps(&f, g)) {
+                continue;
+            }
+            if f.dist == 0 {
+                founds.push(f);
+            } else {
+                near.push(f.candidate());
+            }
+        }
+        founds.sort_by_key(|f| f.region.0);
+        self.build(founds.iter().collect(), near)
+    }
+
+    fn tolerant(&self) -> Result<Plan, Refusal> {
+        let mut elided_refusal = None;
+        if let Some(segments) = Segments::of(&self.search, &self.markers) {
+            match self.settle(self.elided(&segments)) {
+                Settled::Plan(p) => return Ok(p),
+                Settled::Blocked(r) => return Err(r),
+                Settled::Refused(r) => elided_refusal = Some(r),
+            }
+        }
+        match self.settle(self.normal()) {
+            Settled::Plan(p) => Ok(p),
+            Settled::Blocked(r) => Err(r),
+            Settled::Refused(r) => Err(match elided_refusal {
+                None => r,
+                Some(e) => prefer(e, r),
+            }),
+        }
+    }
+
+    fn settle(&self, founds: Vec<Found>) -> Settled {
+        let summaries: Vec<Summary> = founds.iter().map(Found::summary).collect();
+        match policy::decide(&summaries, self.request.strategy, self.threshold) {
+            Decision::Apply(chosen) => {
+                for &c in &chosen {
+                    if let Some(refusal) = self.elsewhere(&founds[c]) {
+                        return Settled::Refused(refusal);
+                    }
+                }
+                let near = match self.request.strategy {
+                    Strategy::SingleMatch => Vec::new(),
+                    Strategy::ReplaceAll => founds
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, f)| {
+                            !chosen.contains(i)
+                                && f.score >= self.threshold
+                                && chosen.iter().all(|&c| {
+                                    let g = &founds[c];
+                                    f.region.1 < g.region.0 || g.region.1 < f.region.0
+                                })
+                        })
+                        .map(|(_, f)| f.candidate())
+                        .collect(),
+                };
+                match self.build(chosen.iter().map(|&i| &founds[i]).collect(), near) {
+                    Ok(p) => Settled::Plan(p),
+                    Err(r) => Settled::Blocked(r),
+                }
+            }
+            Decision::Ambiguous(list) => Settled::Refused(Refusal::Ambiguous {
+                candidates: list.iter().map(|&i| founds[i].candidate()).collect(),
+            }),
+            Decision::NotFound(best) => {
+                let best = best.map(|i| &founds[i]);
+                Settled::Refused(Refusal::NotFound {
+                    best: best.map(Found::candidate),
+                    diff: best.map_or_else(String::new, |f| self.diff_against(f.region)),
+                    threshold: self.threshold,
+                })
+            }
+        }
+    }
+
+    /// A fuzzy match pairs some search lines with disk lines that read
+    /// differently. If such a search line reads exactly like a line elsewhere
+    /// in the file, the caller copied it from there: it is no typo, and the
+    /// block may well be there instead. Refuses rather than guess.
+    fn elsewhere(&self, f: &Found) -> Option<Refusal> {
+        let How::Lines { targets, .. } = &f.how else {
+            return None;
+        };
+        if f.dist == 0 {
+            return None;
+        }
+        let differing: Vec<usize> = targets
+            .iter()
+            .enumerate()
+            .filter_map(|(i, t)| match t {
+                Target::Line(l) => {
+                    let s = &self.search.all[i];
+                    (!s.is_blank() && s.chars >= 4 && !s.same_as(&self.file.all[*l])).then_some(i)
+                }
+                _ => None,
+            })
+            .collect();
+        for i in differing {
+            let s = &self.search.all[i];
+            let lines: Vec<usize> = (0..self.file.len())
+                .filter(|&l| (l < f.region.0 || l > f.region.1) && self.file.all[l].same_as(s))
+                .map(|l| l + 1)
+                .collect();
+            if !lines.is_empty() {
+                return Some(Refusal::Elsewhere {
+                    best: f.candidate(),
+                    search_line: i + 1,
+                    file_lines: lines,
+                    diff: self.diff_against(f.region),
+                });
+            }
+        }
+        None
+    }
+
+    /// Candidates for the search as a whole.
+    fn normal(&self) -> Vec<Found> {
+        let lines: Vec<&Line<'_>> = self
+            .search
+            .nonblank
+            .iter()
+            .map(|&i| &self.search.all[i])
+            .collect();
+        let probe = Probe::new(lines);
+        let total = self.file.nonblank.len();
+        let mut windows = probe.find(&self.file, 0..total);
+        let zero = windows.iter().filter(|w| w.dist == 0).count();
+        windows.truncate(zero + TOP);
+        // A block that repeats itself fits a repetitive file at small shifts
+        // that region merging hides: put them back as rivals of the best fit.
+        if let Some(p) = period(probe.lines())
+            && let Some(best) = windows.iter().find(|w| w.dist > 0).copied()
+        {
+            let len = best.end - best.start;
+            for start in [best.start.checked_sub(p), Some(best.start + p)]
+                .into_iter()
+                .flatten()
+            {
+                if start + len <= total {
+                    windows.push(probe.measure(&self.file, start, start + len));
+                }
+            }
+        }
+        let founds = windows
+            .iter()
+            .filter_map(|w| self.found_in(&probe, w))
+            .collect();
+        distinct(founds)
+    }
+
+    fn found_in(&self, probe: &Probe<'_, '_>, w: &Window) -> Option<Found> {
+        let total = self.file.nonblank.len();
+        let pairs = pair_around(probe.lines(), &self.file, w.start..w.end, 0..total);
+        let (first, last) = (pairs.first()?.1, pairs.last()?.1);
+        let indices: Vec<(usize, usize)> = pairs
+            .iter()
+            .map(|&(k, p)| (self.search.nonblank[k], self.file.nonblank[p]))
+            .collect();
+        let targets = align::targets(&self.search, &self.file, &indices);
+        let region = align::region(&targets)?;
+        let measured = probe.measure_paired(&self.file, first, last + 1, &pairs);
+        let line_pairs: Vec<(&Line<'_>, &Line<'_>)> = pairs
+            .iter()
+            .map(|&(k, p)| (probe.lines()[k], self.file.nb(p)))
+            .collect();
+        let dist = measured.dist + 2 * misindented(&line_pairs);
+        Some(Found {
+            score: score_of(dist, probe.chars(), measured.chars),
+            adjustments: self.drift(&targets, region, false, dist),
+            content: self.content(region),
+            how: How::Lines {
+                targets,
+                elision: false,
+            },
+            dist,
+            region,
+        })
+    }
+
+    /// Candidates for a search with elision markers.
+    fn elided(&self, segments: &Segments) -> Vec<Found> {
+        let founds = elision::find(&self.file, &self.search, segments)
+            .into_iter()
+            .filter_map(|e| {
+                let region = align::region(&e.targets)?;
+                Some(Found {
+                    adjustments: self.drift(&e.targets, region, true, e.dist),
+                    content: self.content(region),
+                    how: How::Lines {
+                        targets: e.targets,
+                        elision: true,
+                    },
+                    dist: e.dist,
+                    score: e.score,
+                    region,
+                })
+            })
+            .collect();
+        distinct(founds)
+    }
+
+    /// Hash of the canonical text of file lines `region`.
+    fn content(&self, region: (usize, usize)) -> u64 {
+        let mut buf = String::new();
+        joined(
+            (region.0..=region.1)
+                .map(|f| &self.file.all[f])
+                .filter(|l| !l.is_blank()),
+            &mut buf,
+        );
+        key_hash(&buf)
+    }
+
+    /// The differences a tolerant match absorbed.
+    fn drift(
+        &self,
+        targets: &[Target],
+        region: (usize, usize),
+        elision: bool,
+        dist: usize,
+    ) -> Vec<Adjustment> {
+        let mut out = Vec::new();
+        let mut covered = vec![false; region.1 - region.0 + 1];
+        for (i, t) in targets.iter().enumerate() {
+            let s = &self.search.all[i];
+            match t {
+                Target::Line(f) => {
+                    covered[f - region.0] = true;
+                    let d = &self.file.all[*f];
+                    if s.eol != Eol::None && d.eol != Eol::None && s.eol != d.eol {
+                        out.push(Adjustment::LineEndings);
+                    }
+                    if s.is_blank() {
+                        continue;
+                    }
+                    if s.indent != d.indent {
+                        out.push(Adjustment::Indentation);
+                    }
+                    if !s.same_as(d) {
+                        out.push(Adjustment::Fuzzy);
+                        continue;
+                    }
+                    let a = &s.raw[s.indent.len()..];
+                    let b = &d.raw[d.indent.len()..];
+                    if a != b {
+                        out.push(if whitespace_collapsed(a) == whitespace_collapsed(b) {
+                            Adjustment::Whitespace
+                        } else {
+                            Adjustment::Unicode
+                        });
+                    }
+                }
+                Target::Middle(r) => {
+                    for f in r.clone() {
+                        covered[f - region.0] = true;
+                    }
+                }
+                Target::Absent => {
+                    if s.is_blank() {
+                        out.push(Adjustment::BlankLines);
+                    } else if !(elision && self.markers.is_marker(s)) {
+                        out.push(Adjustment::Fuzzy);
+                    }
+                }
+            }
+        }
+        for (k, c) in covered.iter().enumerate() {
+            if !c {
+                out.push(if self.file.all[region.0 + k].is_blank() {
+                    Adjustment::BlankLines
+                } else {
+                    Adjustment::Fuzzy
+                });
+            }
+        }
+        if elision {
+            out.push(Adjustment::Elision);
+        }
+        if dist > 0 {
+            out.push(Adjustment::Fuzzy);
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// The ending most lines of the block use (the file's preferred one if the
+    /// block has none).
+    fn block_eol(&self, region: (usize, usize)) -> Eol {
+        let (mut lf, mut crlf) = (0, 0);
+        for f in region.0..=region.1 {
+            match self.file.all[f].eol {
+                Eol::Lf => lf += 1,
+                Eol::Crlf => crlf += 1,
+                Eol::None => {}
+            }
+        }
+        if crlf > lf {
+            Eol::Crlf
+        } else if lf > 0 {
+            Eol::Lf
+        } else {
+            self.index.eol_style(self.text).preferred()
+        }
+    }
+
+    fn region_text(&self, region: (usize, usize)) -> &str {
+        &self.text[self.index.span_of_lines(region.0 + 1, region.1 + 1)]
+    }
+
+    /// Diff from the search to the file's lines `region`.
+    fn diff_against(&self, region: (usize, usize)) -> String {
+        let label = format!(
+            "file lines {}",
+            LineRange {
+                start: region.0 + 1,
+                end: region.1 + 1
+            }
+        );
+        unified(
+            self.request.search,
+            self.region_text(region),
+            ("search_context", &label),
+            1,
+            region.0 + 1,
+        )
+    }
+
+    fn build(&self, founds: Vec<&Found>, near_misses: Vec<Candidate>) -> Result<Plan, Refusal> {
+        let mut edits: Vec<PlannedEdit> = Vec::with_capacity(founds.len());
+        for f in founds {
+            let edit = self.edit(f)?;
+            if edits
+                .last()
+                .is_some_and(|e| e.splice.range.end > edit.splice.range.start)
+            {
+                return Err(Refusal::Ambiguous {
+                    candidates: edits
+                        .iter()
+                        .map(candidate_of)
+                        .chain([candidate_of(&edit)])
+                        .collect(),
+                });
+            }
+            edits.push(edit);
+        }
+        self.keep_missing_final_newline(&mut edits);
+        Ok(Plan { edits, near_misses })
+    }
+
+    /// Removing the last lines of a file that has no final newline would
+    /// leave the newline before them at the end: take it away too, from the
+    /// text before the removed lines (or from the edit that wrote it).
+    fn keep_missing_final_newline(&self, edits: &mut [PlannedEdit]) {
+        if self.text.ends_with('\n') {
+            return;
+        }
+        let Some(last) = edits.last() else {
+            return;
+        };
+        if !last.splice.text.is_empty() || last.splice.range.end != self.text.len() {
+            return;
+        }
+        // The removed run may span several adjacent edits.
+        let mut k = edits.len() - 1;
+        while k > 0
+            && edits[k - 1].splice.range.end == edits[k].splice.range.start
+            && edits[k - 1].splice.text.is_empty()
+        {
+            k -= 1;
+        }
+        let start = edits[k].splice.range.start;
+        if k > 0 && edits[k - 1].splice.range.end == start {
+            let prev = &mut edits[k - 1];
+            for eol in ["\r\n", "\n"] {
+                if prev.splice.text.ends_with(eol) {
+                    prev.splice
+                        .text
+                        .truncate(prev.splice.text.len() - eol.len());
+                    break;
+                }
+            }
+        } else if start > 0 {
+            let before = &self.text[..start];
+            let cut = if before.ends_with("\r\n") {
+                2
+            } else {
+                usize::from(before.ends_with('\n'))
+            };
+            edits[k].splice.range.start -= cut;
+        }
+    }
+
+    fn edit(&self, f: &Found) -> Result<PlannedEdit, Refusal> {
+        let (a, b) = f.region;
+        let span = self.index.span_of_lines(a + 1, b + 1);
+        let before = self.text[span.clone()].to_string();
+        let (after, splice) = match &f.how {
+            How::Lines { targets, elision } => {
+                let after = Transplant {
+                    file: &self.file,
+                    search: &self.search,
+                    new: &self.new,
+                    targets,
+                    region: f.region,
+                    elision: *elision,
+                    markers: &self.markers,
+                    eol: self.block_eol(f.region),
+                }
+                .render()
+                .map_err(|blocked| self.blocked(blocked, f))?;
+                let splice = Splice {
+                    range: span.clone(),
+                    text: after.clone(),
+                };
+                (after, splice)
+            }
+            How::Substring(range) => {
+                for (j, line) in self.new.all.iter().enumerate() {
+                    if self.markers.is_comment_marker(line)
+                        && !self
+                            .search
+                            .all
+                            .iter()
+                            .any(|s| s.raw == line.raw || self.markers.is_literal(s))
+                    {
+                        return Err(Refusal::MarkerInNewContent { line: j + 1 });
+                    }
+                }
+                let breaks: Vec<Eol> = (a..=b).map(|l| self.file.all[l].eol).collect();
+                let text = literal(
+                    self.request.search,
+                    self.request.replacement,
+                    &breaks,
+                    self.block_eol(f.region),
+                );
+                let after = format!(
+                    "{}{}{}",
+                    &self.text[span.start..range.start],
+                    text,
+                    &self.text[range.end..span.end]
+                );
+                (
+                    after,
+                    Splice {
+                        range: range.clone(),
+                        text,
+                    },
+                )
+            }
+        };
+        Ok(PlannedEdit {
+            kind: Adjustment::kind_of(&f.adjustments),
+            adjustments: f.adjustments.clone(),
+            score: f.score,
+            lines: f.candidate().lines,
+            diff: unified(&before, &after, ("before", "after"), a + 1, a + 1),
+            before,
+            after,
+            splice,
+        })
+    }
+
+    fn blocked(&self, blocked: Blocked, f: &Found) -> Refusal {
+        match blocked {
+            Blocked::Conflict {
+                search_line,
+                file_line,
+                reason,
+            } => Refusal::Conflict {
+                lines: f.candidate().lines,
+                search_line: search_line + 1,
+                file_line: file_line + 1,
+                reason,
+                diff: self.diff_against(f.region),
+            },
+            Blocked::Marker { new_line } => Refusal::MarkerInNewContent { line: new_line + 1 },
+        }
+    }
+}
+
+/// Drops candidates that pair some search line with the same file line as a
+/// better one: they are the same place seen through a different window, not
+/// a rival. Distinct occurrences never share a pair, even when they overlap
+/// in a repetitive file.
+fn distinct(mut founds: Vec<Found>) -> Vec<Found> {
+    founds.sort_by(|a, b| {
+        a.dist
+            .cmp(&b.dist)
+            .then(b.score.total_cmp(&a.score))
+            .then(a.region.0.cmp(&b.region.0))
+    });
+    let pairs = |f: &Found| -> Vec<(usize, usize)> {
+        match &f.how {
+            How::Lines { targets, .. } => targets
+                .iter()
+                .enumerate()
+                .filter_map(|(i, t)| match t {
+                    Target::Line(l) => Some((i, *l)),
+                    _ => None,
+                })
+                .collect(),
+            How::Substring(_) => Vec::new(),
+        }
+    };
+    let mut kept: Vec<(Found, Vec<(usize, usize)>)> = Vec::new();
+    for f in founds {
+        let mine = pairs(&f);
+        if kept
+            .iter()
+            .all(|(_, theirs)| mine.iter().all(|p| !theirs.contains(p)))
+        {
+            kept.push((f, mine));
+        }
+    }
+    kept.into_iter().map(|(f, _)| f).collect()
+}
+
+fn candidate_of(e: &PlannedEdit) -> Candidate {
+    Candidate {
+        lines: e.lines,
+        score: e.score,
+        kind: e.kind,
+    }
+}
+
+/// Of two refusals from two ways of matching, the more useful one: one that
+/// names rival places over a miss, else the miss with the closer candidate.
+fn prefer(first: Refusal, second: Refusal) -> Refusal {
+    let best = |r: &Refusal| match r {
+        Refusal::NotFound { best, .. } => best.map_or(-1.0, |b| b.score),
+        _ => -1.0,
+    };
+    let telling = |r: &Refusal| matches!(r, Refusal::Ambiguous { .. } | Refusal::Elsewhere { .. });
+    match (&first, &second) {
+        _ if telling(&first) => first,
+        _ if telling(&second) => second,
+        _ if best(&second) > best(&first) => second,
+        _ => first,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{EditRequest, MatchKind, Refusal, Strategy, plan_edit};
+
+    fn apply(file: &str, search: &str, new: &str) -> Result<String, Refusal> {
+        plan_edit(file, &EditRequest::new(search, new)).map(|p| p.apply_to(file))
+    }
+
+    #[test]
+    fn a_comment_added_above_the_block_is_left_alone() {
+        let file = "package main\n\n// Comment added by other dev\nfunc OldFunc() {\n  fmt.Println(\"Old\")\n}\n";
+        let out = apply(
+            file,
+            "func OldFunc() {\n  fmt.Println(\"Old\")\n}",
+            "func NewFunc() {\n  fmt.Println(\"New\")\n}",
+        )
+        .unwrap();
+        assert_eq!(
+            out,
+            "package main\n\n// Comment added by other dev\nfunc NewFunc() {\n  fmt.Println(\"New\")\n}\n"
+        );
+    }
+
+    #[test]
+    fn a_repeated_line_is_ambiguous_and_lists_every_place() {
+        let file = "a()\nreturn err\nb()\nreturn err\nc()\nreturn err\n";
+        let err = apply(file, "return err", "return wrap(err)").unwrap_err();
+        let Refusal::Ambiguous { candidates } = &err else {
+            panic!("{err:?}");
+        };
+        let lines: Vec<usize> = candidates.iter().map(|c| c.lines.start).collect();
+        assert_eq!(lines, vec![2, 4, 6]);
+        assert!(
+            err.to_string().contains("lines 2 (score 100.0, exact)"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_near_miss_reports_the_closest_block_and_a_diff() {
+        let file = "package p\n\nfunc Process(data []byte) error {\n\treturn nil\n}\n";
+        let err = apply(file, "func Process(data string) error {", "x").unwrap_err();
+        let Refusal::NotFound { best, diff, .. } = &err else {
+            panic!("{err:?}");
+        };
+        assert_eq!(best.unwrap().lines.start, 3);
+        assert!(
+            diff.contains("-func Process(data string) error {"),
+            "{diff}"
+        );
+        assert!(
+            diff.contains("+func Process(data []byte) error {"),
+            "{diff}"
+        );
+    }
+
+    #[test]
+    fn replace_all_changes_every_copy_and_reports_each() {
+        let file = "if x {\n    log(1)\n}\n    if x {\n        log(1)\n    }\n";
+        let plan = plan_edit(
+            file,
+            &EditRequest::new("if x {\n    log(1)\n}\n", "if x {\n    log(2)\n}\n")
+                .with_strategy(Strategy::ReplaceAll),
+        )
+        .unwrap();
+        assert_eq!(plan.edits.len(), 2);
+        assert_eq!(plan.edits[0].kind, MatchKind::Exact);
+        assert_eq!(plan.edits[1].kind, MatchKind::Indentation);
+        assert_eq!(
+            plan.apply_to(file),
+            "if x {\n    log(2)\n}\n    if x {\n        log(2)\n    }\n"
+        );
+    }
+
+    #[test]
+    fn an_elided_middle_is_kept() {
+        let file = "fn a() {\n    let x = 1;\n    step_one(x);\n    step_two(x);\n    x\n}\n";
+        let out = apply(
+            file,
+            "fn a() {\n    let x = 1;\n    // ...\n    x\n}\n",
+            "fn a() {\n    let x = 2;\n    // ...\n    x + 1\n}\n",
+        )
+        .unwrap();
+        assert_eq!(
+            out,
+            "fn a() {\n    let x = 2;\n    step_one(x);\n    step_two(x);\n    x + 1\n}\n"
+        );
+    }
+
+    #[test]
+    fn line_endings_of_a_crlf_file_are_kept() {
+        let file = "a\r\nb\r\nc\r\n";
+        let plan = plan_edit(file, &EditRequest::new("b\nc\n", "B\nc\nd\n")).unwrap();
+        assert_eq!(plan.edits[0].kind, MatchKind::LineEndings);
+        assert_eq!(plan.apply_to(file), "a\r\nB\r\nc\r\nd\r\n");
+    }
+
+    #[test]
+    fn a_substring_match_replaces_only_the_substring() {
+        let file = "let v = compute(a, b);\n";
+        let out = apply(file, "compute(a, b)", "compute(a, b, c)").unwrap();
+        assert_eq!(out, "let v = compute(a, b, c);\n");
+    }
+
+    #[test]
+    fn empty_search_and_bad_threshold_are_refused() {
+        assert_eq!(apply("x", " \n\t", "y"), Err(Refusal::EmptySearch));
+        let err = plan_edit("x", &EditRequest::new("x", "y").with_threshold(1.5)).unwrap_err();
+        assert_eq!(err, Refusal::InvalidThreshold { threshold: 1.5 });
+    }
+
+    #[test]
+    fn a_file_without_final_newline_keeps_lacking_one() {
+        let file = "a\n    b\n    c";
+        assert_eq!(apply(file, "b\nc\n", "b\nC\n").unwrap(), "a\n    b\n    C");
+        assert_eq!(apply(file, "  b\n  c\n", "").unwrap(), "a");
+        assert_eq!(
+            apply(file, "    c", "    c\n    d").unwrap(),
+            "a\n    b\n    c\n    d"
+        );
+    }
+
+    #[test]
+    fn a_strict_threshold_refuses_tolerant_matches() {
+        let file = "fn f() {\n    one();\n}\n";
+        let request = EditRequest::new("fn f() {\n  one();\n}", "x").with_threshold(1.0);
+        let err = plan_edit(file, &request).unwrap_err();
+        let Refusal::NotFound {
+            best: Some(best), ..
+        } = err
+        else {
+            panic!("{err:?}");
+        };
+        assert_eq!(
+            (best.lines.start, best.lines.end, best.kind),
+            (1, 3, MatchKind::Indentation)
+        );
+        assert!(plan_edit(file, &request.with_threshold(0.99)).is_ok());
+    }
+
+    #[test]
+    fn replace_all_leaves_near_misses_alone_and_reports_them() {
+        let file = "call(a, 1);\nx();\ncall(a, 1);\ny();\ncall(a, 2);\n";
+        let request =
+            EditRequest::new("call(a, 1);", "call(b, 1);").with_strategy(Strategy::ReplaceAll);
+        let plan = plan_edit(file, &request).unwrap();
+        assert_eq!(
+            plan.apply_to(file),
+            "call(b, 1);\nx();\ncall(b, 1);\ny();\ncall(a, 2);\n"
+        );
+        assert_eq!(plan.near_misses.len(), 1);
+        assert_eq!(plan.near_misses[0].lines.start, 5);
+    }
+
+    #[test]
+    fn a_line_changed_on_disk_is_kept_unless_the_edit_changes_it() {
+        let body: String = ["b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m"]
+            .iter()
+            .enumerate()
+            .map(|(k, v)| format!("    let {v} = {k};\n"))
+            .chain(["}\n".to_string()])
+            .collect();
+        let file = format!("fn f() {{\n    let a = checkpoint(watermark);\n{body}");
+        let search = format!("fn f() {{\n    let a = load(x);\n{body}");
+        let out = apply(&file, &search, &search.replace("c = 1", "c = 10")).unwrap();
+        assert_eq!(out, file.replace("c = 1", "c = 10"));
+        let err = apply(&file, &search, &search.replace("load(x)", "load(y)")).unwrap_err();
+        let Refusal::Conflict {
+            search_line,
+            file_line,
+            ..
+        } = &err
+        else {
+            panic!("{err:?}");
+        };
+        assert_eq!((*search_line, *file_line), (2, 2));
+        assert!(
+            err.to_string()
+                .contains("reads differently in the file (line 2)"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn python_and_yaml_elision_markers() {
+        let py = "def f(a):\n    x = a\n    y = x * 2\n    return y\n\ndef g():\n    return 1\n";
+        let out = apply(
+            py,
+            "def f(a):\n    ...\n    return y\n",
+            "def f(a, b):\n    ...\n    return y + b\n",
+        )
+        .unwrap();
+        assert_eq!(
+            out,
+            "def f(a, b):\n    x = a\n    y = x * 2\n    return y + b\n\ndef g():\n    return 1\n"
+        );
+        let yaml = "web:\n  image: nginx\n  ports:\n    - 80\n  replicas: 2\ndb:\n  image: pg\n  replicas: 1\n";
+        let out = apply(
+            yaml,
+            "web:\n  # ...\n  replicas: 2\n",
+            "web:\n  # ...\n  replicas: 3\n",
+        )
+        .unwrap();
+        assert_eq!(out, yaml.replace("replicas: 2", "replicas: 3"));
+    }
+
+    #[test]
+    fn a_marker_at_the_end_stands_for_the_rest_of_the_block() {
+        let file = "fn f(a: u8) {\n    one(a);\n    two(a);\n}\n";
+        let out = apply(
+            file,
+            "fn f(a: u8) {\n    // ...\n",
+            "fn f(a: u16) {\n    // ...\n",
+        )
+        .unwrap();
+        assert_eq!(out, file.replace("u8", "u16"));
+    }
+
+    #[test]
+    fn mixed_endings_stay_per_line() {
+        let file = "a\r\nb\nc\r\nd\r\n";
+        let out = apply(file, "  b\n  c\n  d\n", "  b\n  c\n  inserted\n  d\n").unwrap();
+        assert_eq!(out, "a\r\nb\nc\r\ninserted\r\nd\r\n");
+    }
+
+    #[test]
+    fn blank_lines_the_search_left_out_stay() {
+        let file = "fn f() {\n    let a = 1;\n\n    let b = 2;\n    a + b\n}\n";
+        let out = apply(
+            file,
+            "let a = 1;\nlet b = 2;\na + b",
+            "let a = 1;\nlet b = 2;\na * b",
+        )
+        .unwrap();
+        assert_eq!(out, file.replace("a + b", "a * b"));
+    }
+
+    #[test]
+    fn look_alike_characters_on_disk_survive_in_kept_lines() {
+        let file = "// it\u{2019}s \u{201C}fine\u{201D} \u{2014} really\u{2026}\nlet x = 1;\n";
+        let out = apply(
+            file,
+            "// it's \"fine\" - really...\nlet x = 1;",
+            "// it's \"fine\" - really...\nlet x = 2;",
+        )
+        .unwrap();
+        assert_eq!(
+            out,
+            "// it\u{2019}s \u{201C}fine\u{201D} \u{2014} really\u{2026}\nlet x = 2;\n"
+        );
+        let plan = plan_edit(
+            file,
+            &EditRequest::new("// it's \"fine\" - really...", "// ok"),
+        )
+        .unwrap();
+        assert_eq!(plan.edits[0].kind, MatchKind::Unicode);
+    }
+
+    #[test]
+    fn a_search_whose_first_line_lost_its_indent_keeps_the_block_shape() {
+        let file = "impl A {\n    fn f(&self) {\n        self.g();\n    }\n}\n";
+        let search = "fn f(&self) {\n        self.g();\n    }";
+        let new = "fn f(&self) {\n        self.g();\n        self.h();\n    }";
+        let plan = plan_edit(file, &EditRequest::new(search, new)).unwrap();
+        assert_eq!(plan.edits[0].kind, MatchKind::Exact);
+        assert_eq!(
+            plan.apply_to(file),
+            "impl A {\n    fn f(&self) {\n        self.g();\n        self.h();\n    }\n}\n"
+        );
+    }
+
+    #[test]
+    fn a_single_line_with_a_typo_is_found_among_many() {
+        let word = |k: u64| -> String {
+            let mut x = k.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xABCD;
+            (0..8)
+                .map(|_| {
+                    x = x.rotate_left(7).wrapping_mul(31);
+                    (b'a' + (x % 26) as u8) as char
+                })
+                .collect()
+        };
+        let file: String = (0..3000)
+            .map(|k| format!("    let value = compute(input, \"{}\");\n", word(k)))
+            .collect();
+        let target = word(1234);
+        let mut typo = target.clone().into_bytes();
+        typo.swap(2, 3);
+        let typo = String::from_utf8(typo).unwrap();
+        let search = format!("let value = compute(input, \"{typo}\");");
+        let out = apply(&file, &search, "let value = 0;").unwrap();
+        assert_eq!(out.lines().nth(1234), Some("    let value = 0;"));
+        assert_eq!(out.lines().count(), 3000);
+    }
+
+    #[test]
+    fn nothing_to_match_in_an_empty_file() {
+        let err = apply("", "x", "y").unwrap_err();
+        assert!(
+            matches!(err, Refusal::NotFound { best: None, .. }),
+            "{err:?}"
+        );
+    }
+
+    #[test]
+    fn two_equally_close_blocks_are_ambiguous_with_scores() {
+        let file = "def a():\n    run(17)\n    done()\n\ndef b():\n    run(18)\n    done()\n";
+        let err = apply(file, "    run(19)\n    done()", "    run(20)\n    done()").unwrap_err();
+        let Refusal::Ambiguous { candidates } = &err else {
+            panic!("{err:?}");
+        };
+        let found: Vec<(usize, MatchKind)> =
+            candidates.iter().map(|c| (c.lines.start, c.kind)).collect();
+        assert_eq!(found, vec![(2, MatchKind::Fuzzy), (6, MatchKind::Fuzzy)]);
+        assert!(err.to_string().contains("score 9"), "{err}");
+    }
+
+    #[test]
+    fn a_comment_that_looks_like_a_marker_is_edited_like_any_line() {
+        let file = "def f():\n    x = 1\n    # ... see the notes\n    return x\n";
+        let search = "x = 1\n# ... see the notes\nreturn x";
+        let new = "x = 1\n# ... see the design notes\nreturn x";
+        assert_eq!(
+            apply(file, search, new).unwrap(),
+            file.replace("the notes", "the design notes")
+        );
+    }
+
+    #[test]
+    fn a_line_that_reads_exactly_as_one_elsewhere_is_no_typo() {
+        let file = "## Part 1\n\ntext\n\n## Part 2\n\n- done\n";
+        let err = apply(file, "## Part 1\n- done", "## Part 1\n- finished").unwrap_err();
+        assert!(matches!(
+            apply(file, "## Part 1\n...\n- done", "## Part 1\n...\n- finished"),
+            Err(Refusal::Elsewhere { .. })
+        ));
+        let Refusal::Elsewhere {
+            best,
+            search_line,
+            file_lines,
+            ..
+        } = &err
+        else {
+            panic!("{err:?}");
+        };
+        assert_eq!(
+            (best.lines.start, *search_line, file_lines.clone()),
+            (5, 1, vec![1])
+        );
+        assert!(
+            err.to_string().contains("line 1 of search_context"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_long_block_with_drift_is_found_and_framed_exactly() {
+        let body: Vec<String> = (0..200)
+            .map(|k| format!("    step_{k}(input, {}); // phase {}", k * 7, k % 13))
+            .collect();
+        let file = format!(
+            "fn before() {{}}\n\nfn run(input: u32) {{\n{}\n}}\n\nfn after() {{}}\n",
+            body.join("\n")
+        );
+        // Dedented, one line missing and one typo.
+        let mut search: Vec<String> = body[10..190]
+            .iter()
+            .map(|l| l.trim_start().to_string())
+            .collect();
+        search.remove(50);
+        search[100] = search[100].replace("step", "stpe");
+        let new = search.join("\n").replacen("step_10(", "first_step(", 1);
+        let out = apply(&file, &search.join("\n"), &new).unwrap();
+        assert_eq!(out, file.replacen("step_10(", "first_step(", 1));
+    }
+}

@@ -1,0 +1,118 @@
+//! The tolerant search-and-replace matcher behind `edit_code`.
+//!
+//! An agent sends `search_context` (the lines it wants to change, as it
+//! remembers them) and `new_content` (what they should become). The matcher
+//! finds where that block is in the file and works out what to write, or
+//! refuses with a reason the agent can act on. It is built to apply nearly
+//! every edit an agent really sends and to refuse whenever the evidence for
+//! one place is not clear: a wrong edit is worse than a refusal.
+//!
+//! In order:
+//!
+//! 1. **Exact**: the search occurs byte for byte, or up to line endings (a
+//!    search sent with LF against a CRLF file). One occurrence is applied; more
+//!    are ambiguous under [`Strategy::SingleMatch`].
+//! 2. **Tolerant**: candidates that survive the drift agents make (whitespace,
+//!    shifted or converted indentation, look-alike characters, typos, a missing
+//!    or extra blank line, `...` elision of a block's middle) are found without
+//!    a quadratic scan (`candidates`) and scored 0–100 with rapidfuzz
+//!    (`score`). The `policy` applies one only when it clearly beats every
+//!    other.
+//! 3. **Writing** (`apply`): the caller's change (the line diff from
+//!    `search_context` to `new_content`) is replayed on the block as it is on
+//!    disk. Lines the caller did not change keep their exact disk bytes; new
+//!    lines take the file's indentation and the block's line ending.
+//!
+//! The result is a [`Plan`] of byte [`Splice`]s over the original text, each
+//! with the matched lines, kind, score and a unified diff; or a [`Refusal`]:
+//! ambiguous (every candidate's lines and score), not found (the closest
+//! block, its score and a diff), elsewhere (the closest block differs in a line
+//! copied from another place), a conflict (the file changed where the edit
+//! lands), or an elision marker in `new_content` that stands for nothing. A
+//! refusal changes nothing, and its message says what to send next.
+//!
+//! The accuracy corpus and the benchmarks are separate commands:
+//! `cargo test --test edit_code_accuracy` (fails on any wrong edit),
+//! `cargo bench --bench edit_code_accuracy` (rates per kind of drift) and
+//! `cargo bench --bench edit_code_speed` (10,000 and 100,000 lines).
+//!
+//! ```
+//! use mcp_server_text::text::fuzzy::{plan_edit, EditRequest, MatchKind};
+//!
+//! let file = "fn main() {\r\n\tlet total = 1;\r\n\tprintln!(\"{total}\");\r\n}\r\n";
+//! // Spaces instead of a tab, LF instead of CRLF, and a typo.
+//! let search = "    let totl = 1;\n    println!(\"{total}\");\n";
+//! let new = "    let total = 2;\n    println!(\"{total}\");\n";
+//!
+//! let plan = plan_edit(file, &EditRequest::new(search, new)).unwrap();
+//! assert_eq!(plan.edits[0].kind, MatchKind::Fuzzy);
+//! assert_eq!(plan.edits[0].lines.start, 2);
+//! assert_eq!(
+//!     plan.apply_to(file),
+//!     "fn main() {\r\n\tlet total = 2;\r\n\tprintln!(\"{total}\");\r\n}\r\n"
+//! );
+//! ```
+
+pub(crate) mod align;
+pub(crate) mod apply;
+pub(crate) mod block;
+pub(crate) mod candidates;
+pub(crate) mod diff;
+pub(crate) mod elision;
+pub(crate) mod exact;
+pub(crate) mod indent;
+pub(crate) mod matcher;
+pub(crate) mod normalize;
+pub mod outcome;
+pub(crate) mod policy;
+pub(crate) mod score;
+
+pub use outcome::{
+    Adjustment, Candidate, ConflictReason, LineRange, MatchKind, Plan, PlannedEdit, Refusal,
+    Splice, Strategy,
+};
+
+/// The threshold used when the caller gives none.
+pub const DEFAULT_THRESHOLD: f64 = 0.9;
+
+/// One `edit_code` replacement request.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct EditRequest<'a> {
+    /// The block to find (`search_context`).
+    pub search: &'a str,
+    /// What the block becomes (`new_content`).
+    pub replacement: &'a str,
+    /// Least similarity, 0.0–1.0, for a tolerant match; 1.0 allows only exact
+    /// matches (up to line endings).
+    pub threshold: f64,
+    /// One match or all of them.
+    pub strategy: Strategy,
+}
+
+impl<'a> EditRequest<'a> {
+    /// A single-match request with the default threshold.
+    pub fn new(search: &'a str, replacement: &'a str) -> EditRequest<'a> {
+        EditRequest {
+            search,
+            replacement,
+            threshold: DEFAULT_THRESHOLD,
+            strategy: Strategy::SingleMatch,
+        }
+    }
+
+    /// The same request with another threshold.
+    pub fn with_threshold(self, threshold: f64) -> EditRequest<'a> {
+        EditRequest { threshold, ..self }
+    }
+
+    /// The same request with another strategy.
+    pub fn with_strategy(self, strategy: Strategy) -> EditRequest<'a> {
+        EditRequest { strategy, ..self }
+    }
+}
+
+/// Finds where `request.search` is in `text` (a file's decoded text) and plans
+/// the edit, or says why it will not.
+pub fn plan_edit(text: &str, request: &EditRequest<'_>) -> Result<Plan, Refusal> {
+    matcher::plan(text, request)
+}
