@@ -8,8 +8,7 @@ use mcp_server_text::workspace::WorkspaceOptions;
 use serde_json::{Value, json};
 use support::Vault;
 
-const NOTE: &str =
-    "# Note\n\n## Setup\n\nfirst TODO\n\n## Setup\n\nsecond TODO\n\n```sh\nmake\n```\n";
+const NOTE: &str = "# Note\n\n## Setup\n\nfirst TODO\n\n## Setup\n\nsecond TODO\n\n```sh\nmake\n```\n\n- step\n\n  ```sh\n  run\n  ```\n";
 
 struct Case {
     name: &'static str,
@@ -185,7 +184,7 @@ fn cases(vault: &Vault) -> Vec<Case> {
             "lines past the end",
             "TextPatch",
             json!({"filePath": "note.md", "operation": "delete", "target": {"lines": {"start": 12, "end": 99}}}),
-            &["line 99 is out of range: the file has 13 lines"],
+            &["line 99 is out of range: the file has 19 lines"],
         ),
         case(
             "line zero",
@@ -197,7 +196,7 @@ fn cases(vault: &Vault) -> Vec<Case> {
             "insert far past the end",
             "TextPatch",
             json!({"filePath": "note.md", "operation": "insert", "target": {"lines": {"start": 30}}, "content": "x"}),
-            &["line 30 is out of range", "14 appends at the end"],
+            &["line 30 is out of range", "20 appends at the end"],
         ),
         case(
             "replace without end",
@@ -410,7 +409,7 @@ fn cases(vault: &Vault) -> Vec<Case> {
             "code block out of range",
             "TextPatch",
             json!({"filePath": "note.md", "operation": "replace", "target": {"codeBlock": {"index": 4}}, "content": "x"}),
-            &["code block 4 does not exist", "1 code block"],
+            &["code block 4 does not exist", "2 code blocks"],
         ),
         case(
             "negative code block",

@@ -177,6 +177,14 @@ pub enum TargetError {
     },
     /// `end` is required for this use of a lines target.
     LinesNeedEnd,
+    /// A code block inside a list item or block quote, whose lines carry the
+    /// container's indentation or `>` markers.
+    NestedCodeBlock {
+        /// The block's index.
+        index: usize,
+        /// Its content lines, if any.
+        lines: Option<(usize, usize)>,
+    },
     /// The operation cannot be used with this target.
     WrongOperation {
         /// The target's kind.
@@ -233,6 +241,10 @@ impl fmt::Display for TargetError {
             TargetError::LinesNeedEnd => f.write_str(
                 "the lines target needs both start and end for replace and delete",
             ),
+            TargetError::NestedCodeBlock { index, .. } => write!(
+                f,
+                "code block {index} sits inside a list item or block quote, so its lines carry the container's indentation or '>' markers and cannot be replaced as plain content"
+            ),
             TargetError::WrongOperation { kind, operation } => match kind {
                 &"appendToSection" | &"beforeHeading" => write!(
                     f,
@@ -287,6 +299,16 @@ impl TargetError {
             TargetError::LinesNeedEnd => vec![
                 "Give the range as {\"lines\": {\"start\": N, \"end\": M}} (end = start for one line)".into(),
             ],
+            TargetError::NestedCodeBlock { lines, .. } => {
+                let mut s = Vec::new();
+                if let Some((first, last)) = lines {
+                    s.push(format!(
+                        "Read lines {first}-{last} with TextRead, then edit them with a lines target, keeping the container's markers"
+                    ));
+                }
+                s.push("Or change the text with TextReplace".into());
+                s
+            }
             TargetError::WrongOperation { kind, .. } => match *kind {
                 "appendToSection" | "beforeHeading" => vec![
                     "Use operation 'insert' to add content there".into(),
@@ -571,6 +593,12 @@ pub fn resolve_edit(
         Target::CodeBlock { index } => {
             let md = markdown_outline(md, "codeBlock")?;
             let block = code_block(md, *index)?;
+            if block.nested {
+                return Err(TargetError::NestedCodeBlock {
+                    index: *index,
+                    lines: block.content_lines(),
+                });
+            }
             let span = code_content_span(doc, block);
             match operation {
                 Operation::Insert => Ok(ResolvedEdit {

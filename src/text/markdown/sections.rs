@@ -41,6 +41,8 @@ pub struct HeadingNode {
     pub text: String,
     /// The heading's first line.
     pub line: usize,
+    /// The last line of its section, subsections included.
+    pub end_line: usize,
     /// Headings of the subsections, in order; left out when there are none.
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub children: Vec<HeadingNode>,
@@ -66,6 +68,7 @@ fn nodes_deeper_than(headings: &[Heading], next: &mut usize, level: u8) -> Vec<H
             level: heading.level,
             text: heading.text.clone(),
             line: heading.line,
+            end_line: heading.section_end,
             children,
         });
     }
