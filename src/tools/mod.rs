@@ -6,6 +6,7 @@
 pub mod advice;
 pub mod args;
 pub mod context;
+pub mod edit_code;
 pub mod edit_report;
 pub mod error;
 pub mod guidance;

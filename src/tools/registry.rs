@@ -16,6 +16,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use serde_json::Value;
 
 use super::context::ToolContext;
+use super::edit_code::EditCode;
 use super::error::ToolError;
 use super::text_inspect::TextInspect;
 use super::text_patch::TextPatch;
@@ -30,6 +31,7 @@ pub fn all_tools() -> Vec<ToolEntry> {
         ToolEntry::of::<TextRead>(),
         ToolEntry::of::<TextPatch>(),
         ToolEntry::of::<TextReplace>(),
+        ToolEntry::of::<EditCode>(),
     ]
 }
 

@@ -25,7 +25,9 @@
 pub mod atomic_write;
 pub mod error;
 pub mod extensions;
+pub mod external;
 pub mod file_lock;
+pub mod formatters;
 pub mod read;
 pub mod roots;
 
@@ -262,6 +264,35 @@ impl Workspace {
             value,
             written: write,
         })
+    }
+
+    /// Resolves the path of a file that may not exist yet, with an allowed ending.
+    pub fn resolve_new_file(&self, given: &str) -> Result<ResolvedPath, WorkspaceError> {
+        let path = self.roots().resolve_new(given)?;
+        if path.exists {
+            self.check_file(&path)?;
+        } else {
+            self.check_extension(&path)?;
+        }
+        Ok(path)
+    }
+
+    /// Creates a new file holding `doc`, with any missing folders, under the
+    /// file's lock. Refuses if something exists there by then.
+    pub fn create_file(&self, path: &ResolvedPath, doc: &Document) -> Result<(), WorkspaceError> {
+        let _lock = self.lock(path)?;
+        if std::fs::symlink_metadata(&path.real).is_ok() {
+            return Err(WorkspaceError::AlreadyExists {
+                path: path.real.clone(),
+            });
+        }
+        if let Some(parent) = path.real.parent() {
+            std::fs::create_dir_all(parent).map_err(|error| WorkspaceError::Write {
+                path: path.real.clone(),
+                error,
+            })?;
+        }
+        self.write_document(path, doc)
     }
 
     /// Writes `doc` to a resolved path atomically. The caller holds the lock.

@@ -91,6 +91,19 @@ pub enum Adjustment {
 }
 
 impl Adjustment {
+    /// The adjustment's name in responses.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Adjustment::LineEndings => "line_endings",
+            Adjustment::Whitespace => "whitespace",
+            Adjustment::BlankLines => "blank_lines",
+            Adjustment::Indentation => "indentation",
+            Adjustment::Unicode => "unicode",
+            Adjustment::Fuzzy => "fuzzy",
+            Adjustment::Elision => "elision",
+        }
+    }
+
     /// The kind of match a set of adjustments amounts to.
     pub fn kind_of(adjustments: &[Adjustment]) -> MatchKind {
         let has = |a| adjustments.contains(&a);

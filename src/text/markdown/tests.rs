@@ -414,29 +414,31 @@ fn text_without_final_newline() {
 fn heading_tree_nests_by_level() {
     let outline = parse("## Early\n# A\n### Deep\n## B\n# C\n");
     let tree = outline.heading_tree();
-    let node = |level, text: &str, line, children| HeadingNode {
+    let node = |level, text: &str, line, end_line, children| HeadingNode {
         level,
         text: text.to_string(),
         line,
+        end_line,
         children,
     };
     assert_eq!(
         tree,
         vec![
-            node(2, "Early", 1, vec![]),
+            node(2, "Early", 1, 1, vec![]),
             node(
                 1,
                 "A",
                 2,
-                vec![node(3, "Deep", 3, vec![]), node(2, "B", 4, vec![])]
+                4,
+                vec![node(3, "Deep", 3, 3, vec![]), node(2, "B", 4, 4, vec![])]
             ),
-            node(1, "C", 5, vec![]),
+            node(1, "C", 5, 5, vec![]),
         ]
     );
     let json = serde_json::to_value(&tree[2]).unwrap();
     assert_eq!(
         json,
-        serde_json::json!({"level": 1, "text": "C", "line": 5})
+        serde_json::json!({"level": 1, "text": "C", "line": 5, "endLine": 5})
     );
 }
 

@@ -1,0 +1,636 @@
+//! edit_code: search-and-replace for source code that tolerates the drift an
+//! LLM's memory of a file has (whitespace, indentation, a typo, look-alike
+//! quotes, `...` elision), refuses ambiguous and absent matches, and refuses
+//! an edit that breaks the file's syntax. Seed 004, with DESIGN deviation 4:
+//! the syntax gate compares before and after.
+
+use std::time::Duration;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use super::args::TextArg;
+use super::context::ToolContext;
+use super::edit_report::{WriteSummary, context};
+use super::error::ToolError;
+use super::tool::{Effects, Tool, Toolset};
+use crate::text::diff::{DEFAULT_CONTEXT, unified_diff};
+use crate::text::document::{Document, Splice};
+use crate::text::edit::LineSpan;
+use crate::text::encoding::TextEncoding;
+use crate::text::excerpt::{ContextLines, cut};
+use crate::text::format::{Format, format_of};
+use crate::text::fuzzy::{self, EditRequest, Refusal, Strategy};
+use crate::text::lines::Eol;
+use crate::text::syntax::{self, GateOutcome};
+use crate::workspace::external::{Command, run};
+use crate::workspace::formatters::{Formatted, format};
+use crate::workspace::roots::ResolvedPath;
+
+/// How long a validate_command may run.
+pub const VALIDATE_TIME_LIMIT: Duration = Duration::from_secs(120);
+/// Characters of a validate_command's output returned.
+pub const VALIDATE_OUTPUT_CHARS: usize = 4000;
+
+/// The edit_code tool.
+pub struct EditCode;
+
+/// How edit_code applies new_content.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum EditStrategy {
+    /// Replace the one place search_context matches; refuse if several match.
+    #[default]
+    #[serde(alias = "replace_block")]
+    SingleMatch,
+    /// Replace every place search_context matches.
+    ReplaceAll,
+    /// Write new_content as the whole file (creating it if needed).
+    OverwriteFile,
+}
+
+impl EditStrategy {
+    fn name(self) -> &'static str {
+        match self {
+            EditStrategy::SingleMatch => "single_match",
+            EditStrategy::ReplaceAll => "replace_all",
+            EditStrategy::OverwriteFile => "overwrite_file",
+        }
+    }
+}
+
+/// Parameters of edit_code.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EditCodeParams {
+    /// Path of the file (absolute or relative to the first root).
+    pub file_path: String,
+    /// The code to replace, copied from the file: the lines to change plus a few around them, enough to be unique. Small differences in whitespace, indentation or a typo are tolerated. Not used with overwrite_file.
+    #[serde(default)]
+    pub search_context: Option<TextArg>,
+    /// The code that replaces search_context (or the whole file with overwrite_file).
+    pub new_content: TextArg,
+    /// single_match (default): one place, refused if ambiguous; replace_all: every place; overwrite_file: the whole file.
+    #[serde(default)]
+    pub strategy: EditStrategy,
+    /// Similarity from 0 to 1 a tolerant match needs (default 0.9; 1.0 accepts only exact matches).
+    #[serde(default)]
+    pub threshold: Option<f64>,
+    /// A command run in the file's root after the edit (e.g. "cargo check"); a failure is returned as a warning. Needs the server's --allow-validate-command.
+    #[serde(default)]
+    pub validate_command: Option<String>,
+    /// fileHash from an earlier response; the edit is refused if the file changed since.
+    #[serde(default)]
+    pub expected_hash: Option<String>,
+    /// If true, return the diff and the response without writing anything.
+    #[serde(default)]
+    pub dry_run: bool,
+}
+
+/// How search_context was matched.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct MatchInfo {
+    /// exact, line_endings, whitespace, indentation, unicode, fuzzy or elision.
+    pub kind: &'static str,
+    /// What was tolerated, e.g. ["indentation", "line_endings"].
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub adjustments: Vec<&'static str>,
+    /// Similarity from 0 to 100.
+    pub score: f64,
+    /// The lines matched, as they were before the edit.
+    pub lines: LineSpan,
+}
+
+/// The syntax check's verdict.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct SyntaxInfo {
+    /// The language checked.
+    pub language: &'static str,
+    /// Remarks, e.g. errors the file already had.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// What validate_command reported.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Validation {
+    /// The command run.
+    pub command: String,
+    /// Whether it succeeded.
+    pub passed: bool,
+    /// Its exit code, if it exited.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exit_code: Option<i32>,
+    /// Whether it was stopped for taking too long.
+    pub timed_out: bool,
+    /// The end of its output (stdout then stderr).
+    pub output: String,
+}
+
+/// Result of edit_code.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EditCodeOutput {
+    /// Always "success".
+    pub status: &'static str,
+    /// One line saying what was done, e.g. "Replaced lines 20-22 (whitespace match, score 99.9)".
+    pub message: String,
+    /// The edited file.
+    pub file_path: String,
+    /// The strategy used.
+    pub strategy: &'static str,
+    /// Each place replaced, with how it matched.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub matches: Vec<MatchInfo>,
+    /// Where the new code is in the edited file (first to last replacement).
+    pub affected_lines: LineSpan,
+    /// Lines added minus lines removed.
+    pub lines_delta: isize,
+    /// The unified diff of what was (or, in a dry run, would be) written.
+    pub diff: String,
+    /// Three lines before and after the first replacement, in the edited file.
+    pub context: ContextLines,
+    /// The syntax check, for languages with a parser.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub syntax: Option<SyntaxInfo>,
+    /// What the formatter did, when formatting is on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub formatting: Option<String>,
+    /// validate_command's result.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub validation: Option<Validation>,
+    /// Set when validation failed: the edit was written, but something needs attention.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub warning: Option<String>,
+    /// The file's hash after the edit, and dryRun when nothing was written.
+    #[serde(flatten)]
+    pub write: WriteFields,
+    /// Remarks.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// The hash and dry-run marker (the diff is always in `diff`).
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct WriteFields {
+    /// The file's hash after the edit (in a dry run: what it would be).
+    pub file_hash: String,
+    /// Present and true when nothing was written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dry_run: Option<bool>,
+}
+
+impl Tool for EditCode {
+    type Params = EditCodeParams;
+    type Output = EditCodeOutput;
+
+    const NAME: &'static str = "edit_code";
+    const TITLE: &'static str = "Edit source code by search and replace";
+    const TOOLSET: Toolset = Toolset::Code;
+    const EFFECTS: Effects = Effects::EDITS;
+
+    fn description() -> &'static str {
+        "Edits a source file: finds search_context and replaces it with new_content. The preferred tool for code changes.\n\
+\n\
+Copy search_context from the file: the lines to change plus a few around them, enough to occur once. It does not have to be byte-exact: differences in trailing or leading whitespace, indentation (spaces vs tabs, shifted blocks), CRLF vs LF, look-alike quotes and dashes, a missing or extra blank line and one or two typos are tolerated, and a long unchanged middle can be elided with a line holding only `...` (or `// ...`, `# ...`). Lines you did not change keep their exact form on disk; new lines follow the file's indentation and line endings.\n\
+\n\
+It never guesses: if search_context fits several places about equally well, it refuses and lists them (add surrounding lines); if nothing fits, it shows the closest block with its score and a diff so you can correct search_context in one step. Before writing, files in Rust, Python, Go, JavaScript, TypeScript/TSX, JSON, YAML, TOML, C, C++, Java, Bash, HTML and CSS are parsed: an edit that adds syntax errors is refused with the parser's line and column, and nothing is written.\n\
+\n\
+Strategies: single_match (default), replace_all (every place), overwrite_file (new_content becomes the whole file; creates it if needed). threshold (default 0.9) sets how similar a tolerant match must be. validate_command (e.g. \"cargo check\", only if the server allows it) runs after the write; a failure comes back as a warning. Pass expected_hash to refuse the edit if the file changed since you read it; dry_run: true shows the diff without writing.\n\
+\n\
+For prose and Markdown edits by heading or line range, use TextPatch; for plain exact replacements TextReplace."
+    }
+
+    fn run(ctx: &ToolContext, params: EditCodeParams) -> Result<EditCodeOutput, ToolError> {
+        if params.validate_command.is_some() && !ctx.settings.allow_validate_command {
+            return Err(ToolError::new(
+                "validate_command was given, but this server was started without --allow-validate-command, so it runs no commands; nothing was written",
+            )
+            .suggest("Leave validate_command out, or ask the user to start the server with --allow-validate-command"));
+        }
+        let threshold = params.threshold.unwrap_or(fuzzy::DEFAULT_THRESHOLD);
+        if !(0.0..=1.0).contains(&threshold) || threshold.is_nan() {
+            let mut err = ToolError::new(format!(
+                "threshold {threshold} is not between 0 and 1; nothing was written"
+            ));
+            if (1.0..=100.0).contains(&threshold) {
+                err = err.suggest(format!(
+                    "threshold is a fraction: pass {} for {threshold}%",
+                    threshold / 100.0
+                ));
+            }
+            return Err(err.suggest("Leave threshold out for the default 0.9"));
+        }
+        let mut output = match params.strategy {
+            EditStrategy::OverwriteFile => {
+                if params.search_context.is_some() {
+                    return Err(ToolError::new(
+                        "search_context was given with strategy overwrite_file, which replaces the whole file; nothing was written",
+                    )
+                    .suggest("Leave search_context out to overwrite the file, or use strategy single_match to replace only the matched part"));
+                }
+                overwrite(ctx, &params)?
+            }
+            strategy => {
+                let search = params.search_context.as_ref().ok_or_else(|| {
+                    ToolError::new(format!(
+                        "strategy {} needs search_context: the code to find",
+                        strategy.name()
+                    ))
+                    .suggest(
+                        "Copy the lines to change (plus a few around them) into search_context",
+                    )
+                    .suggest("Or use strategy overwrite_file to replace the whole file")
+                })?;
+                replace(ctx, &params, search.as_str(), threshold, strategy)?
+            }
+        };
+        if let Some(command) = &params.validate_command
+            && !params.dry_run
+        {
+            let validation = validate(
+                command,
+                &ctx.workspace
+                    .roots()
+                    .containing(std::path::Path::new(&output.file_path))
+                    .map(|r| r.to_path_buf()),
+            );
+            if !validation.passed {
+                output.warning = Some(format!(
+                    "The edit was written, but validate_command failed{}: see validation.output. You may need to fix this or dependent files next",
+                    if validation.timed_out {
+                        " (it ran out of time)"
+                    } else {
+                        ""
+                    }
+                ));
+            }
+            output.validation = Some(validation);
+        }
+        Ok(output)
+    }
+}
+
+/// single_match and replace_all.
+fn replace(
+    ctx: &ToolContext,
+    params: &EditCodeParams,
+    search: &str,
+    threshold: f64,
+    strategy: EditStrategy,
+) -> Result<EditCodeOutput, ToolError> {
+    let new_content = params.new_content.as_str();
+    let fuzzy_strategy = match strategy {
+        EditStrategy::ReplaceAll => Strategy::ReplaceAll,
+        _ => Strategy::SingleMatch,
+    };
+    let workspace = ctx.workspace.clone();
+    let format_after = ctx.settings.format_after_edit;
+    let edited = workspace.edit(
+        &params.file_path,
+        params.expected_hash.as_deref(),
+        None,
+        !params.dry_run,
+        |file| {
+            let text = file.doc.text();
+            let request = EditRequest::new(search, new_content)
+                .with_threshold(threshold)
+                .with_strategy(fuzzy_strategy);
+            let plan = fuzzy::plan_edit(text, &request)
+                .map_err(|refusal| refusal_error(refusal, &file.path.display(), &file.doc))?;
+            if plan.changes_nothing(text) {
+                return Err(ToolError::new(format!(
+                    "new_content makes no change to the matched lines of {}; nothing was written",
+                    file.path.display()
+                ))
+                .suggest("Send the code as it should be after the edit in new_content"));
+            }
+            let splices: Vec<Splice> = plan
+                .splices()
+                .map(|s| Splice::new(s.range.clone(), s.text.clone()))
+                .collect();
+            let after = file.doc.apply(&splices).map_err(|e| {
+                ToolError::new(format!(
+                    "Cannot write {}: {e}; nothing was written",
+                    file.path.display()
+                ))
+            })?;
+            let spans = new_spans(&after, &splices);
+            let edited_lines = match spans.as_slice() {
+                [one] => Some((one.start, one.end)),
+                _ => None,
+            };
+            let (after, syntax, formatting) =
+                check_and_format(&file.path, &file.doc, after, edited_lines, format_after)?;
+            Ok::<_, ToolError>((after, (plan, spans, syntax, formatting)))
+        },
+    )?;
+    let summary = WriteSummary::of(&edited);
+    let (plan, spans, syntax, formatting) = edited.value;
+    let matches: Vec<MatchInfo> = plan
+        .edits
+        .iter()
+        .map(|e| MatchInfo {
+            kind: e.kind.as_str(),
+            adjustments: e.adjustments.iter().map(|a| a.as_str()).collect(),
+            score: (e.score * 10.0).round() / 10.0,
+            lines: LineSpan::new(e.lines.start, e.lines.end),
+        })
+        .collect();
+    let first = spans.first().copied().unwrap_or(LineSpan::new(1, 0));
+    let last = spans.last().copied().unwrap_or(first);
+    let message = match matches.as_slice() {
+        [one] => format!(
+            "Replaced lines {}-{} ({} match, score {:.1})",
+            one.lines.start, one.lines.end, one.kind, one.score
+        ),
+        many => format!("Replaced {} places", many.len()),
+    };
+    let near_misses = (!plan.near_misses.is_empty()).then(|| {
+        format!(
+            "{} similar place{} {} left unchanged (lines {}): they are not identical to the replaced code",
+            plan.near_misses.len(),
+            if plan.near_misses.len() == 1 { "" } else { "s" },
+            if plan.near_misses.len() == 1 { "was" } else { "were" },
+            plan.near_misses.iter().map(|c| c.lines.to_string()).collect::<Vec<_>>().join(", ")
+        )
+    });
+    Ok(EditCodeOutput {
+        status: "success",
+        message,
+        file_path: edited.path.display(),
+        strategy: strategy.name(),
+        matches,
+        affected_lines: LineSpan::new(first.start, last.end),
+        lines_delta: edited.after.line_count() as isize - edited.before.line_count() as isize,
+        diff: unified_diff(
+            edited.before.text(),
+            edited.after.text(),
+            &edited.path.relative().display().to_string(),
+            DEFAULT_CONTEXT,
+        ),
+        context: context(&edited.after, first),
+        syntax,
+        formatting,
+        validation: None,
+        warning: None,
+        write: WriteFields {
+            file_hash: summary.file_hash,
+            dry_run: summary.dry_run,
+        },
+        note: near_misses,
+    })
+}
+
+/// Where each splice's text sits in the edited document.
+fn new_spans(after: &Document, splices: &[Splice]) -> Vec<LineSpan> {
+    let mut shift: isize = 0;
+    splices
+        .iter()
+        .map(|s| {
+            let start = (s.range.start as isize + shift) as usize;
+            shift += s.text.len() as isize - s.range.len() as isize;
+            let first = after.lines().line_of_offset(start);
+            let last = if s.text.is_empty() {
+                first
+            } else {
+                after.lines().line_of_offset(start + s.text.len() - 1)
+            };
+            LineSpan::new(first, last.max(first))
+        })
+        .collect()
+}
+
+/// The syntax gate, then the formatter if asked for.
+fn check_and_format(
+    path: &ResolvedPath,
+    before: &Document,
+    after: Document,
+    edited_lines: Option<(usize, usize)>,
+    format_after: bool,
+) -> Result<(Document, Option<SyntaxInfo>, Option<String>), ToolError> {
+    let Format::Code(language) = format_of(&path.real) else {
+        return Ok((after, None, None));
+    };
+    let syntax = match syntax::check_edit(language, before.text(), after.text(), edited_lines) {
+        GateOutcome::Pass { note } => SyntaxInfo {
+            language: language.name(),
+            note,
+        },
+        GateOutcome::Refuse(regression) => {
+            let first = &regression.first_new_error;
+            return Err(ToolError::new(format!(
+                "The edit would break the syntax of {}: {regression}",
+                path.display()
+            ))
+            .suggest(format!(
+                "Fix new_content so line {} parses: {}",
+                first.line,
+                cut(first.line_text.trim(), 200)
+            ))
+            .suggest("The file is unchanged; read it again if unsure of the surrounding code")
+            .detail(
+                "syntaxError",
+                json!({
+                    "line": first.line,
+                    "column": first.column,
+                    "message": first.message,
+                    "lineText": first.line_text,
+                }),
+            ));
+        }
+    };
+    if !format_after {
+        return Ok((after, Some(syntax), None));
+    }
+    let name = path
+        .real
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    match format(language, &name, after.text()) {
+        Formatted::Text { tool, text } if text != after.text() => {
+            let formatted =
+                Document::from_text(text, after.encoding(), after.has_bom()).map_err(|e| {
+                    ToolError::new(format!(
+                        "The formatted text cannot be written in the file's encoding: {e}"
+                    ))
+                })?;
+            Ok((
+                formatted,
+                Some(syntax),
+                Some(format!("formatted with {tool}")),
+            ))
+        }
+        Formatted::Text { tool, .. } => {
+            Ok((after, Some(syntax), Some(format!("{tool} made no changes"))))
+        }
+        Formatted::Skipped(why) => Ok((after, Some(syntax), Some(why))),
+    }
+}
+
+/// overwrite_file: the whole file, created if needed.
+fn overwrite(ctx: &ToolContext, params: &EditCodeParams) -> Result<EditCodeOutput, ToolError> {
+    let workspace = ctx.workspace.clone();
+    let path = workspace.resolve_new_file(&params.file_path)?;
+    let content = params.new_content.as_str();
+    let format_after = ctx.settings.format_after_edit;
+    if !path.exists {
+        if let Some(expected) = &params.expected_hash {
+            return Err(ToolError::new(format!(
+                "expected_hash {expected} was given, but {} does not exist yet; nothing was written",
+                path.display()
+            ))
+            .suggest("Leave expected_hash out to create the file"));
+        }
+        let before = Document::from_text("", TextEncoding::Utf8, false)
+            .map_err(|e| ToolError::new(e.to_string()))?;
+        let after = Document::from_text(content, TextEncoding::Utf8, false)
+            .map_err(|e| ToolError::new(e.to_string()))?;
+        let (after, syntax, formatting) =
+            check_and_format(&path, &before, after, None, format_after)?;
+        if !params.dry_run {
+            workspace.create_file(&path, &after)?;
+        }
+        let label = path.relative().display().to_string();
+        let summary = WriteSummary::new(&before, &after, !params.dry_run, &label);
+        return Ok(EditCodeOutput {
+            status: "success",
+            message: format!("Created {} ({} lines)", path.display(), after.line_count()),
+            file_path: path.display(),
+            strategy: "overwrite_file",
+            matches: Vec::new(),
+            affected_lines: LineSpan::new(1, after.line_count()),
+            lines_delta: after.line_count() as isize,
+            diff: unified_diff("", after.text(), &label, DEFAULT_CONTEXT),
+            context: context(&after, LineSpan::new(1, after.line_count())),
+            syntax,
+            formatting,
+            validation: None,
+            warning: None,
+            write: WriteFields {
+                file_hash: summary.file_hash,
+                dry_run: summary.dry_run,
+            },
+            note: None,
+        });
+    }
+    let edited = workspace.edit(
+        &params.file_path,
+        params.expected_hash.as_deref(),
+        None,
+        !params.dry_run,
+        |file| {
+            // The new text takes the file's line endings, like every edit.
+            let eol = file.doc.eol_style().preferred();
+            let normalized = content.replace("\r\n", "\n");
+            let text = if eol == Eol::Crlf {
+                normalized.replace('\n', "\r\n")
+            } else {
+                normalized
+            };
+            let after = Document::from_text(text, file.doc.encoding(), file.doc.has_bom())
+                .map_err(|e| {
+                    ToolError::new(format!(
+                        "Cannot write {}: {e}; nothing was written",
+                        file.path.display()
+                    ))
+                })?;
+            let (after, syntax, formatting) =
+                check_and_format(&file.path, &file.doc, after, None, format_after)?;
+            Ok::<_, ToolError>((after, (syntax, formatting)))
+        },
+    )?;
+    let summary = WriteSummary::of(&edited);
+    let (syntax, formatting) = edited.value;
+    let lines = edited.after.line_count();
+    Ok(EditCodeOutput {
+        status: "success",
+        message: format!(
+            "Overwrote {} ({lines} lines, was {})",
+            edited.path.display(),
+            edited.before.line_count()
+        ),
+        file_path: edited.path.display(),
+        strategy: "overwrite_file",
+        matches: Vec::new(),
+        affected_lines: LineSpan::new(1, lines),
+        lines_delta: lines as isize - edited.before.line_count() as isize,
+        diff: unified_diff(
+            edited.before.text(),
+            edited.after.text(),
+            &edited.path.relative().display().to_string(),
+            DEFAULT_CONTEXT,
+        ),
+        context: context(&edited.after, LineSpan::new(1, lines)),
+        syntax,
+        formatting,
+        validation: None,
+        warning: None,
+        write: WriteFields {
+            file_hash: summary.file_hash,
+            dry_run: summary.dry_run,
+        },
+        note: None,
+    })
+}
+
+fn refusal_error(refusal: Refusal, path: &str, doc: &Document) -> ToolError {
+    let details = serde_json::to_value(&refusal).unwrap_or(Value::Null);
+    let mut err = ToolError::new(format!("edit_code on {path}: {refusal}"))
+        .suggest_all(refusal.suggestions())
+        .detail("fileHash", json!(doc.hash()));
+    if let Value::Object(map) = details {
+        for (key, value) in map {
+            err = err.detail(&key, value);
+        }
+    }
+    err
+}
+
+fn validate(command: &str, root: &Option<std::path::PathBuf>) -> Validation {
+    let mut cmd = Command::shell(command);
+    if let Some(root) = root {
+        cmd = cmd.in_dir(root.clone());
+    }
+    match run(&cmd, VALIDATE_TIME_LIMIT) {
+        Ok(out) => {
+            let mut output = out.stdout;
+            if !out.stderr.is_empty() {
+                if !output.is_empty() {
+                    output.push('\n');
+                }
+                output.push_str(&out.stderr);
+            }
+            // The end of the output holds the verdict of most build tools.
+            let chars: Vec<char> = output.chars().collect();
+            let output = if chars.len() > VALIDATE_OUTPUT_CHARS {
+                format!(
+                    "…{}",
+                    chars[chars.len() - VALIDATE_OUTPUT_CHARS..]
+                        .iter()
+                        .collect::<String>()
+                )
+            } else {
+                output
+            };
+            Validation {
+                command: command.to_string(),
+                passed: out.success,
+                exit_code: out.code,
+                timed_out: out.timed_out,
+                output,
+            }
+        }
+        Err(e) => Validation {
+            command: command.to_string(),
+            passed: false,
+            exit_code: None,
+            timed_out: false,
+            output: format!("the command could not be run: {e}"),
+        },
+    }
+}
