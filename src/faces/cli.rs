@@ -47,7 +47,7 @@ pub struct Cli {
 /// Options shared by serving and `call`.
 #[derive(Debug, Clone, Args)]
 pub struct ServerOptions {
-    /// Serve MCP over streamable HTTP at ADDR (path /mcp) instead of stdio, e.g. 127.0.0.1:8080.
+    /// Serve MCP over streamable HTTP at ADDR (path /mcp) instead of stdio: HOST:PORT, or a bare PORT for 127.0.0.1:PORT.
     #[arg(long, value_name = "ADDR", env = "MCP_TEXT_HTTP", global = true)]
     pub http: Option<String>,
 
@@ -338,12 +338,19 @@ fn serve(options: &ServerOptions, roots: Vec<PathBuf>) -> ExitCode {
         Ok(r) => r,
         Err(e) => return fail(format!("cannot start the async runtime: {e}")),
     };
-    announce(&setup, options);
+    let banner = Banner::of(&setup);
     let server = TextServer::new(setup.registry, setup.workspace, setup.settings);
     let result = runtime.block_on(async move {
         match &options.http {
-            Some(addr) => super::http::serve_http(server, addr).await,
-            None => super::stdio::serve_stdio(server).await,
+            Some(addr) => {
+                // Announced once bound, with the real port (`--http 127.0.0.1:0`).
+                let listening = |bound| banner.announce(Some(bound));
+                super::http::serve_http(server, addr, listening).await
+            }
+            None => {
+                banner.announce(None);
+                super::stdio::serve_stdio(server).await
+            }
         }
     });
     match result {
@@ -352,39 +359,54 @@ fn serve(options: &ServerOptions, roots: Vec<PathBuf>) -> ExitCode {
     }
 }
 
-/// Tells a person who started the server by hand what it serves. Goes to
-/// stderr: stdout carries only protocol messages.
-fn announce(setup: &Setup, options: &ServerOptions) {
-    let roots = setup.workspace.roots();
-    let root_list: Vec<String> = roots
-        .list()
-        .iter()
-        .map(|r| r.display().to_string())
-        .collect();
-    let transport = match &options.http {
-        Some(addr) => format!("streamable HTTP at http://{addr}/mcp"),
-        None => "stdio".to_string(),
-    };
-    let mut text = format!(
-        "mcp-server-text {} serving {} root{}: {}\n  tools ({}): {}\n  transport: {transport}\n",
-        env!("CARGO_PKG_VERSION"),
-        root_list.len(),
-        if root_list.len() == 1 { "" } else { "s" },
-        root_list.join(", "),
-        setup.registry.entries().len(),
-        setup.registry.names().join(", "),
-    );
-    if options.http.is_none() {
-        text.push_str("  waiting for an MCP client on stdin (this is not an interactive prompt; Ctrl-C quits)\n");
-        text.push_str("  to try a tool by hand: mcp-server-text call TextInspect '{\"filePath\": \"README.md\"}'\n");
-    } else {
-        text.push_str("  waiting for MCP clients (Ctrl-C quits)\n");
+/// What the server tells a person who started it by hand.
+struct Banner {
+    roots: Vec<String>,
+    tools: Vec<&'static str>,
+}
+
+impl Banner {
+    fn of(setup: &Setup) -> Banner {
+        Banner {
+            roots: setup
+                .workspace
+                .roots()
+                .list()
+                .iter()
+                .map(|r| r.display().to_string())
+                .collect(),
+            tools: setup.registry.names(),
+        }
     }
-    if std::io::stdin().is_terminal() || options.http.is_some() {
-        eprint!("{text}");
-    } else {
-        for line in text.lines() {
-            tracing::info!("{}", line.trim());
+
+    /// Prints the banner on stderr (stdout carries only protocol messages).
+    /// `http` is the address an HTTP server listens on; `None` means stdio.
+    fn announce(&self, http: Option<std::net::SocketAddr>) {
+        let transport = match http {
+            Some(addr) => format!("streamable HTTP at http://{addr}/mcp"),
+            None => "stdio".to_string(),
+        };
+        let mut text = format!(
+            "mcp-server-text {} serving {} root{}: {}\n  tools ({}): {}\n  transport: {transport}\n",
+            env!("CARGO_PKG_VERSION"),
+            self.roots.len(),
+            if self.roots.len() == 1 { "" } else { "s" },
+            self.roots.join(", "),
+            self.tools.len(),
+            self.tools.join(", "),
+        );
+        if http.is_none() {
+            text.push_str("  waiting for an MCP client on stdin (this is not an interactive prompt; Ctrl-C quits)\n");
+            text.push_str("  to try a tool by hand: mcp-server-text call TextInspect '{\"filePath\": \"README.md\"}'\n");
+        } else {
+            text.push_str("  waiting for MCP clients (Ctrl-C quits)\n");
+        }
+        if std::io::stdin().is_terminal() || http.is_some() {
+            eprint!("{text}");
+        } else {
+            for line in text.lines() {
+                tracing::info!("{}", line.trim());
+            }
         }
     }
 }

@@ -12,6 +12,14 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 
 use super::mcp::TextServer;
 
+/// How long a shutdown waits for running calls: longer than an edit normally
+/// takes, shorter than the patience of whoever pressed Ctrl-C.
+const DRAIN_LIMIT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// How long a shutdown waits, after the last call returned, for its answer
+/// to be sent.
+const ANSWER_GRACE: std::time::Duration = std::time::Duration::from_millis(200);
+
 /// Parses `--http`: `HOST:PORT`, or a bare port meaning loopback.
 pub fn parse_addr(addr: &str) -> Result<SocketAddr, String> {
     let addr = addr.trim();
@@ -28,8 +36,14 @@ pub fn parse_addr(addr: &str) -> Result<SocketAddr, String> {
     })
 }
 
-/// Serves `server` over streamable HTTP on `addr` until Ctrl-C.
-pub async fn serve_http(server: TextServer, addr: &str) -> Result<(), String> {
+/// Serves `server` over streamable HTTP on `addr` until Ctrl-C (or, on Unix,
+/// SIGTERM). `listening` is told the address actually bound, which differs
+/// from `addr` when it asks for port 0.
+pub async fn serve_http(
+    server: TextServer,
+    addr: &str,
+    listening: impl FnOnce(SocketAddr),
+) -> Result<(), String> {
     let addr = parse_addr(addr)?;
     let mut hosts = vec![
         "localhost".to_string(),
@@ -42,6 +56,7 @@ pub async fn serve_http(server: TextServer, addr: &str) -> Result<(), String> {
     let cancel = tokio_util::sync::CancellationToken::new();
     let mut config = StreamableHttpServerConfig::default().with_allowed_hosts(hosts);
     config.cancellation_token = cancel.child_token();
+    let calls = server.calls();
     let factory = move || Ok(server.for_new_session());
     let service =
         StreamableHttpService::new(factory, Arc::new(LocalSessionManager::default()), config);
@@ -49,13 +64,57 @@ pub async fn serve_http(server: TextServer, addr: &str) -> Result<(), String> {
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    listening(listener.local_addr().unwrap_or(addr));
     axum::serve(listener, router)
         .with_graceful_shutdown(async move {
-            let _ = tokio::signal::ctrl_c().await;
+            shutdown_requested().await;
+            tracing::info!(
+                "shutting down: finishing {} call(s) in progress",
+                calls.running()
+            );
+            // Calls under way finish and are answered while their sessions
+            // still exist; new ones are turned away unrun.
+            if !calls.close_and_wait(DRAIN_LIMIT).await {
+                tracing::warn!(
+                    "{} call(s) still running after {} s; their clients will get no answer, but each edit either lands whole or not at all",
+                    calls.running(),
+                    DRAIN_LIMIT.as_secs()
+                );
+            }
+            // A call's answer still passes through the session's queue to
+            // its HTTP response after the call returns; ending the session
+            // at once can drop the last answers.
+            tokio::time::sleep(ANSWER_GRACE).await;
+            // Ends the sessions' event streams, which would otherwise keep
+            // their connections, and so the graceful shutdown, open forever.
             cancel.cancel();
         })
         .await
         .map_err(|e| format!("the HTTP server stopped: {e}"))
+}
+
+/// Waits for Ctrl-C, or on Unix also SIGTERM (what service managers send).
+async fn shutdown_requested() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut terminate) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = terminate.recv() => {}
+                }
+                return;
+            }
+            Err(error) => tracing::warn!("SIGTERM will not stop the server cleanly: {error}"),
+        }
+    }
+    if let Err(error) = tokio::signal::ctrl_c().await {
+        // Without a handler the default action still ends the process, so
+        // keep serving rather than stop at once.
+        tracing::warn!("Ctrl-C will not stop the server cleanly: {error}");
+        std::future::pending::<()>().await;
+    }
 }
 
 #[cfg(test)]

@@ -19,6 +19,7 @@ use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
 
+use super::in_flight::InFlight;
 use crate::tools::context::{Settings, ToolContext};
 use crate::tools::guidance::{PROMPT_NAME, guidance};
 use crate::tools::registry::Registry;
@@ -33,6 +34,7 @@ pub struct TextServer {
     workspace: Arc<Workspace>,
     settings: Arc<Settings>,
     tools: Arc<Vec<Tool>>,
+    calls: Arc<InFlight>,
 }
 
 impl TextServer {
@@ -48,7 +50,13 @@ impl TextServer {
             workspace,
             settings,
             tools: Arc::new(tools),
+            calls: Arc::new(InFlight::default()),
         }
+    }
+
+    /// The tool calls running in every session of this server.
+    pub fn calls(&self) -> Arc<InFlight> {
+        self.calls.clone()
     }
 
     fn guidance(&self) -> String {
@@ -56,7 +64,8 @@ impl TextServer {
     }
 
     /// The same server for another client session: same tools and settings,
-    /// its own roots (a client's roots apply to that client only), shared locks.
+    /// its own roots (a client's roots apply to that client only), shared locks
+    /// and a shared count of running calls.
     pub fn for_new_session(&self) -> TextServer {
         TextServer {
             workspace: Arc::new(self.workspace.fork()),
@@ -187,6 +196,13 @@ impl ServerHandler for TextServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        let Some(_running) = self.calls.enter() else {
+            let refusal = crate::tools::error::ToolError::new(
+                "the server is shutting down, so this call was not run; no file was changed by it",
+            )
+            .suggest("Call again once the server is back");
+            return Ok(call_result(Err(refusal)).into());
+        };
         let name = request.name.to_string();
         let args = request
             .arguments

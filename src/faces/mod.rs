@@ -3,5 +3,6 @@
 
 pub mod cli;
 pub mod http;
+pub mod in_flight;
 pub mod mcp;
 pub mod stdio;

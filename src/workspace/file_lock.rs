@@ -4,9 +4,10 @@
 //! to the rename of the new bytes, so two writers can never both read the same
 //! old text and lose one another's change. The lock is an OS lock on a separate
 //! lock file, because the edited file itself is replaced by a rename and a lock
-//! on its old inode would protect nothing. Lock files live in one folder under
-//! the system's temp folder, named by a hash of the edited file's real path, so
-//! every process on the machine agrees on them and none appear in the roots.
+//! on its old inode would protect nothing. Lock files live in one folder per
+//! user under the system's temp folder, named by a hash of the edited file's
+//! real path, so every process of the user agrees on them and none appear in
+//! the roots.
 //!
 //! ```
 //! use std::time::Duration;
@@ -64,17 +65,29 @@ impl std::fmt::Display for LockError {
 
 impl std::error::Error for LockError {}
 
+/// The name of this user's lock folder. On Unix it carries the user id, not
+/// `$USER`: some environments servers are started in lack `$USER` (service
+/// managers, `env -i`, sanitised client configurations), and two processes of
+/// one user that disagree on the folder do not see each other's locks.
+#[cfg(unix)]
+fn shared_folder_name() -> io::Result<String> {
+    use std::os::unix::fs::MetadataExt;
+    // A new file is owned by the effective user id; std has no getuid.
+    let probe = tempfile::tempfile()?;
+    Ok(format!("mcp-server-text-locks-{}", probe.metadata()?.uid()))
+}
+
+/// The name of this user's lock folder. Elsewhere the temp folder is per user
+/// already, so the name is fixed and depends on no environment variable.
+#[cfg(not(unix))]
+fn shared_folder_name() -> io::Result<String> {
+    Ok("mcp-server-text-locks".to_string())
+}
+
 impl LockDir {
     /// The shared lock folder for this user under the system temp folder.
     pub fn shared() -> io::Result<LockDir> {
-        let user = std::env::var("USER")
-            .or_else(|_| std::env::var("USERNAME"))
-            .unwrap_or_else(|_| "user".to_string());
-        let user: String = user
-            .chars()
-            .filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
-            .collect();
-        LockDir::at(std::env::temp_dir().join(format!("mcp-server-text-locks-{user}")))
+        LockDir::at(std::env::temp_dir().join(shared_folder_name()?))
     }
 
     /// A lock folder at `dir`, created if needed.

@@ -360,6 +360,20 @@ mod tests {
     }
 
     #[test]
+    fn a_fork_shares_the_locks() {
+        // Each HTTP session works on a fork; an edit in one must wait for an
+        // edit of the same file in another.
+        let (dir, ws) = workspace();
+        std::fs::write(dir.path().join("root/a.txt"), "abc").unwrap();
+        let path = ws.resolve_file("a.txt").unwrap();
+        let fork = ws.fork();
+        let held = ws.lock(&path).unwrap();
+        assert!(fork.locks().try_lock(&path.real).unwrap().is_none());
+        drop(held);
+        assert!(fork.locks().try_lock(&path.real).unwrap().is_some());
+    }
+
+    #[test]
     fn dry_run_writes_nothing() {
         let (dir, ws) = workspace();
         let path = dir.path().join("root/a.txt");

@@ -1,0 +1,184 @@
+//! Several agents adding lines to one long note at the same time, each
+//! through its own server process or all through one server: every line must
+//! land and no call may fail.
+
+mod client;
+
+use std::path::Path;
+use std::time::Instant;
+
+use client::{Client, HttpServer, Peer, call, http_client, long_note, stdio_client, success};
+use serde_json::json;
+
+const ANCHOR: &str = "<!-- anchor -->";
+const AGENTS: [&str; 4] = ["A", "B", "C", "D"];
+const CALLS: usize = 50;
+/// About the size of the note in the report that started this: 103 KB.
+const NOTE_BYTES: usize = 100_000;
+
+fn line(agent: &str, call: usize) -> String {
+    format!("line from agent {agent} call {call}")
+}
+
+/// Adds one line under the anchor, keeping the anchor; no expectedHash, so
+/// only the server's lock keeps concurrent calls from losing each other's line.
+async fn add_line(peer: Peer, agent: &'static str, n: usize) {
+    let result = call(
+        &peer,
+        "TextReplace",
+        json!({"filePath": "note.md", "oldText": ANCHOR, "newText": format!("{ANCHOR}\n{}", line(agent, n))}),
+    )
+    .await;
+    success(&result);
+}
+
+/// A root holding the long note, and the note's text.
+fn vault() -> (tempfile::TempDir, std::path::PathBuf, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = std::fs::canonicalize(dir.path()).unwrap();
+    let note = long_note(NOTE_BYTES, ANCHOR);
+    std::fs::write(root.join("note.md"), &note).unwrap();
+    (dir, root, note)
+}
+
+/// Checks that every agent's every line is in the note exactly once, right
+/// under the anchor, and that nothing else changed.
+fn assert_all_lines_landed(root: &Path, original: &str) {
+    let after = std::fs::read_to_string(root.join("note.md")).unwrap();
+    let (before_anchor, rest) = after
+        .split_once(&format!("{ANCHOR}\n"))
+        .expect("the anchor is kept");
+    let added: Vec<&str> = rest.lines().take(AGENTS.len() * CALLS).collect();
+    let mut missing = Vec::new();
+    for agent in AGENTS {
+        for n in 0..CALLS {
+            let expected = line(agent, n);
+            match added.iter().filter(|l| **l == expected).count() {
+                1 => {}
+                0 => missing.push(expected),
+                more => panic!("'{expected}' is in the note {more} times"),
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "{} of {} lines were lost: {missing:?}",
+        missing.len(),
+        AGENTS.len() * CALLS
+    );
+    let without_added = format!(
+        "{before_anchor}{ANCHOR}\n{}",
+        rest.split_inclusive('\n')
+            .skip(AGENTS.len() * CALLS)
+            .collect::<String>()
+    );
+    assert_eq!(without_added, original, "only the added lines changed");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn four_server_processes_fifty_calls_each_on_one_note() {
+    let (_dir, root, original) = vault();
+    // Clients start servers with different environments; some drop $USER or
+    // $HOME. The servers must still agree on the lock of the note.
+    let mut clients: Vec<Client> = Vec::new();
+    for agent in AGENTS {
+        let client = stdio_client(&root, |cmd| match agent {
+            "B" => {
+                cmd.env_remove("USER");
+            }
+            "C" => {
+                cmd.env("USER", "someone-else");
+            }
+            "D" => {
+                cmd.env_remove("USER")
+                    .env_remove("LOGNAME")
+                    .env_remove("HOME");
+            }
+            _ => {}
+        })
+        .await;
+        clients.push(client);
+    }
+
+    let started = Instant::now();
+    let mut calls = tokio::task::JoinSet::new();
+    // Interleave the agents so all four servers are busy from the start.
+    for n in 0..CALLS {
+        for (agent, client) in AGENTS.iter().zip(&clients) {
+            calls.spawn(add_line(client.peer().clone(), agent, n));
+        }
+    }
+    while let Some(done) = calls.join_next().await {
+        done.unwrap();
+    }
+    eprintln!(
+        "{} calls from {} server processes on a {} KB note in {:?}",
+        AGENTS.len() * CALLS,
+        AGENTS.len(),
+        original.len() / 1000,
+        started.elapsed()
+    );
+    assert_all_lines_landed(&root, &original);
+    for client in clients {
+        client.cancel().await.unwrap();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn four_callers_on_one_stdio_server() {
+    let (_dir, root, original) = vault();
+    let client = stdio_client(&root, |_| {}).await;
+
+    let started = Instant::now();
+    let mut callers = tokio::task::JoinSet::new();
+    for agent in AGENTS {
+        let peer = client.peer().clone();
+        callers.spawn(async move {
+            for n in 0..CALLS {
+                add_line(peer.clone(), agent, n).await;
+            }
+        });
+    }
+    while let Some(done) = callers.join_next().await {
+        done.unwrap();
+    }
+    eprintln!(
+        "{} calls from {} callers on one stdio server in {:?}",
+        AGENTS.len() * CALLS,
+        AGENTS.len(),
+        started.elapsed()
+    );
+    assert_all_lines_landed(&root, &original);
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn four_http_sessions_on_one_server() {
+    let (_dir, root, original) = vault();
+    let server = HttpServer::start(&root, "127.0.0.1:0");
+    let mut clients = Vec::new();
+    for _ in AGENTS {
+        clients.push(http_client(&server.url()).await);
+    }
+
+    let started = Instant::now();
+    let mut calls = tokio::task::JoinSet::new();
+    for n in 0..CALLS {
+        for (agent, client) in AGENTS.iter().zip(&clients) {
+            calls.spawn(add_line(client.peer().clone(), agent, n));
+        }
+    }
+    while let Some(done) = calls.join_next().await {
+        done.unwrap();
+    }
+    eprintln!(
+        "{} calls from {} HTTP sessions on one server in {:?}",
+        AGENTS.len() * CALLS,
+        AGENTS.len(),
+        started.elapsed()
+    );
+    assert_all_lines_landed(&root, &original);
+    for client in clients {
+        client.cancel().await.unwrap();
+    }
+}
