@@ -47,15 +47,15 @@ async fn a_real_client_lists_and_calls_every_tool() {
     let dir = tempfile::tempdir().unwrap();
     let root = std::fs::canonicalize(dir.path()).unwrap();
     std::fs::write(root.join("note.md"), NOTE).unwrap();
-    let transport = TokioChildProcess::new(
+    let command =
         tokio::process::Command::new(env!("CARGO_BIN_EXE_mcp-server-text")).configure(|cmd| {
-            cmd.arg(&root)
-                .arg("--toolsets")
-                .arg("text")
-                .stderr(std::process::Stdio::null());
-        }),
-    )
-    .unwrap();
+            cmd.arg(&root).arg("--toolsets").arg("text");
+        });
+    // `TokioChildProcess::new` would let the server log into the test output.
+    let (transport, _) = TokioChildProcess::builder(command)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
     let client = ().serve(transport).await.expect("initialize");
 
     let info = client.peer_info().expect("server info");

@@ -90,6 +90,20 @@ pub struct ServerOptions {
         global = true
     )]
     pub log_level: String,
+
+    /// With --http, also accept requests whose Host header names HOST (repeatable), e.g. when listening on 0.0.0.0 for other machines. Loopback names are always accepted.
+    #[arg(
+        long = "allowed-host",
+        value_name = "HOST",
+        env = "MCP_TEXT_ALLOWED_HOSTS",
+        value_delimiter = ',',
+        global = true
+    )]
+    pub allowed_hosts: Vec<String>,
+
+    /// Folder for the per-file lock files that serialize edits between servers [default: a folder for this user under the system temp folder]. Servers sharing a folder of notes must share this too; set it when they run with different temp folders (containers, sandboxes).
+    #[arg(long, value_name = "DIR", env = "MCP_TEXT_LOCK_DIR", global = true)]
+    pub lock_dir: Option<PathBuf>,
 }
 
 fn extensions_help() -> String {
@@ -189,6 +203,7 @@ impl ServerOptions {
         let options = WorkspaceOptions {
             extensions,
             max_file_size: self.max_file_size,
+            lock_dir: self.lock_dir.clone(),
             ..WorkspaceOptions::default()
         };
         let roots = if roots.is_empty() {
@@ -345,7 +360,7 @@ fn serve(options: &ServerOptions, roots: Vec<PathBuf>) -> ExitCode {
             Some(addr) => {
                 // Announced once bound, with the real port (`--http 127.0.0.1:0`).
                 let listening = |bound| banner.announce(Some(bound));
-                super::http::serve_http(server, addr, listening).await
+                super::http::serve_http(server, addr, &options.allowed_hosts, listening).await
             }
             None => {
                 banner.announce(None);

@@ -39,9 +39,14 @@ pub fn parse_addr(addr: &str) -> Result<SocketAddr, String> {
 /// Serves `server` over streamable HTTP on `addr` until Ctrl-C (or, on Unix,
 /// SIGTERM). `listening` is told the address actually bound, which differs
 /// from `addr` when it asks for port 0.
+///
+/// Requests must name this machine in their `Host` header: loopback names,
+/// the bound address, and `extra_hosts` (`--allowed-host`). That keeps a web
+/// page in a browser from reaching the server through DNS rebinding.
 pub async fn serve_http(
     server: TextServer,
     addr: &str,
+    extra_hosts: &[String],
     listening: impl FnOnce(SocketAddr),
 ) -> Result<(), String> {
     let addr = parse_addr(addr)?;
@@ -53,6 +58,7 @@ pub async fn serve_http(
     if !addr.ip().is_loopback() && !addr.ip().is_unspecified() {
         hosts.push(addr.ip().to_string());
     }
+    hosts.extend(extra_hosts.iter().cloned());
     let cancel = tokio_util::sync::CancellationToken::new();
     let mut config = StreamableHttpServerConfig::default().with_allowed_hosts(hosts);
     config.cancellation_token = cancel.child_token();
