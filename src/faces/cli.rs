@@ -354,6 +354,7 @@ fn serve(options: &ServerOptions, roots: Vec<PathBuf>) -> ExitCode {
         Err(e) => return fail(format!("cannot start the async runtime: {e}")),
     };
     let banner = Banner::of(&setup);
+    sweep_in_background(&setup.workspace);
     let server = TextServer::new(setup.registry, setup.workspace, setup.settings);
     let result = runtime.block_on(async move {
         match &options.http {
@@ -371,6 +372,14 @@ fn serve(options: &ServerOptions, roots: Vec<PathBuf>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => fail(e),
+    }
+}
+
+/// Removes temp files an earlier, interrupted run left in the roots, without
+/// holding up the start.
+fn sweep_in_background(workspace: &Workspace) {
+    if let Err(e) = workspace.sweep_stale_temps_in_background() {
+        tracing::warn!("could not start looking for leftover temp files: {e}");
     }
 }
 

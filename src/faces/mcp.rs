@@ -104,6 +104,10 @@ impl TextServer {
             Ok(roots) => {
                 tracing::info!("using the client's roots: {:?}", roots.list());
                 self.workspace.set_roots(roots);
+                // The new roots may hold temp files of an interrupted run too.
+                if let Err(e) = self.workspace.sweep_stale_temps_in_background() {
+                    tracing::warn!("could not start looking for leftover temp files: {e}");
+                }
             }
             Err(error) => tracing::warn!("ignoring the client's roots: {error}"),
         }

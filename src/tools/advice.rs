@@ -10,6 +10,7 @@ use super::error::ToolError;
 use crate::text::encoding::DecodeError;
 use crate::workspace::WorkspaceError;
 use crate::workspace::read::ReadError;
+use crate::workspace::relocate::RelocateError;
 use crate::workspace::roots::PathError;
 
 impl From<WorkspaceError> for ToolError {
@@ -49,7 +50,46 @@ impl From<WorkspaceError> for ToolError {
             WorkspaceError::AlreadyExists { .. } => base.suggest(
                 "Choose another path, or edit the existing file instead",
             ),
+            WorkspaceError::Relocate(error) => advise_relocate(base, &error),
         }
+    }
+}
+
+fn advise_relocate(base: ToolError, error: &RelocateError) -> ToolError {
+    match error {
+        RelocateError::IsRoot { .. } => base.suggest(
+            "A root folder stays where it is; move or remove the files and folders inside it instead",
+        ),
+        RelocateError::HoldsRoot { .. } => base.suggest(
+            "Move or remove the other files and folders inside it one by one, leaving the root folder in place",
+        ),
+        RelocateError::IntoItself { .. } => {
+            base.suggest("Choose a destination outside the folder being moved")
+        }
+        RelocateError::DestinationExists { path } => base
+            .suggest("Choose a destination path that does not exist yet")
+            .suggest(format!(
+                "destinationPath is the new path of the file or folder itself (like mv -T), not a folder to put it in: to move into the folder {}, add the name at the end",
+                path.display()
+            )),
+        RelocateError::Symlink { .. } => base.suggest(
+            "Give the path of the file or folder the link points to, if that is what you mean to move",
+        ),
+        RelocateError::InTrash { .. } => base.suggest(
+            "It is already removed. To put it back, Move it out of .trash; to delete it for good, do that outside this server",
+        ),
+        RelocateError::FolderNeedsRecursive { .. } => base.suggest(
+            "Pass recursive: true to move the whole folder to the trash, or remove the files in it one by one",
+        ),
+        RelocateError::CrossDevice { .. } => base.suggest(
+            "Choose a destination on the same file system (for example inside the same root)",
+        ),
+        RelocateError::Changed { .. } => {
+            base.suggest("Look again with ListFiles or ListDirectories, then retry")
+        }
+        RelocateError::Io { .. } => base.suggest(
+            "Check that both folders are writable, then retry",
+        ),
     }
 }
 

@@ -48,6 +48,19 @@ pub fn guidance(tools: &[&str]) -> String {
         out.push('\n');
     }
 
+    let mut files = Vec::new();
+    if on("Move") {
+        files.push("- Move renames or moves a file or folder; it never overwrites, and creates missing parent folders.");
+    }
+    if on("RemoveFile") {
+        files.push("- RemoveFile moves a file to the .trash folder of its root; its response gives the Move call that restores it.");
+    }
+    if !files.is_empty() {
+        out.push_str("\n### Moving and removing files\n");
+        out.push_str(&files.join("\n"));
+        out.push('\n');
+    }
+
     let mut editing = Vec::new();
     if on("TextReplace") {
         editing.push("**For inline text changes (fix typos, update values, rewrite sentences):**\n→ Use TextReplace. It finds exact text and replaces it. No line numbers needed. If the text occurs several times it refuses and lists the lines: add surrounding text or pass occurrence.");
@@ -122,5 +135,8 @@ mod tests {
         assert!(read_only.contains("read-only"));
         assert!(!read_only.contains("TextReplace"));
         assert!(!read_only.contains("Editing best practices"));
+        assert!(!read_only.contains("RemoveFile"));
+        let files = guidance(&["ListFiles", "Move", "RemoveFile"]);
+        assert!(files.contains("the Move call that restores it"));
     }
 }

@@ -18,6 +18,10 @@ use serde_json::Value;
 use super::context::ToolContext;
 use super::edit_code::EditCode;
 use super::error::ToolError;
+use super::list_directories::ListDirectories;
+use super::list_files::ListFiles;
+use super::move_path::Move;
+use super::remove_file::RemoveFile;
 use super::text_inspect::TextInspect;
 use super::text_patch::TextPatch;
 use super::text_read::TextRead;
@@ -31,6 +35,10 @@ pub fn all_tools() -> Vec<ToolEntry> {
         ToolEntry::of::<TextRead>(),
         ToolEntry::of::<TextPatch>(),
         ToolEntry::of::<TextReplace>(),
+        ToolEntry::of::<ListDirectories>(),
+        ToolEntry::of::<ListFiles>(),
+        ToolEntry::of::<Move>(),
+        ToolEntry::of::<RemoveFile>(),
         ToolEntry::of::<EditCode>(),
     ]
 }

@@ -116,7 +116,8 @@ fn set_new_file_mode(_file: &File) -> io::Result<()> {
     Ok(())
 }
 
-fn sync_dir(dir: Option<&Path>) {
+/// Syncs a folder, making renames in it durable; failures are ignored.
+pub(crate) fn sync_dir(dir: Option<&Path>) {
     // Makes the rename itself durable. Not possible on every platform, and the
     // data is already synced, so a failure here is not an error.
     #[cfg(unix)]

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use super::file_lock::LockError;
 use super::read::ReadError;
+use super::relocate::RelocateError;
 use super::roots::PathError;
 use crate::text::encoding::EncodeError;
 
@@ -77,6 +78,8 @@ pub enum WorkspaceError {
         /// The file.
         path: PathBuf,
     },
+    /// A move or removal was refused or failed.
+    Relocate(RelocateError),
 }
 
 impl fmt::Display for WorkspaceError {
@@ -132,6 +135,7 @@ impl fmt::Display for WorkspaceError {
             WorkspaceError::AlreadyExists { path } => {
                 write!(f, "{} already exists", path.display())
             }
+            WorkspaceError::Relocate(e) => e.fmt(f),
         }
     }
 }

@@ -1,5 +1,5 @@
 //! The file system layer: roots and path confinement, reading and decoding,
-//! atomic writes and per-file locks.
+//! atomic writes and per-file locks, listings, moves and the trash.
 //!
 //! [`Workspace`] is what tools hold. Every edit goes through
 //! [`Workspace::edit`], which takes the file's lock, reads it, checks
@@ -28,8 +28,13 @@ pub mod extensions;
 pub mod external;
 pub mod file_lock;
 pub mod formatters;
+pub mod listing;
 pub mod read;
+pub mod relocate;
 pub mod roots;
+pub mod stale_temps;
+pub mod timestamp;
+pub mod trash;
 
 use std::path::PathBuf;
 use std::sync::{Arc, RwLock};

@@ -5,7 +5,9 @@
 //! components of the real (canonical) path, never string prefixes, so
 //! `/vault-other` is not inside `/vault`. A path that does not exist yet (a
 //! file to create, a move destination) is checked through its deepest existing
-//! ancestor, and may not contain `..` in the part that does not exist.
+//! ancestor, and may not contain `..` in the part that does not exist. So is a
+//! path that fails to resolve: when it leads outside through a symlink, it is
+//! refused as outside, and errors never tell what exists beyond the roots.
 //!
 //! ```
 //! use mcp_server_text::workspace::roots::Roots;
@@ -264,7 +266,9 @@ impl Roots {
             .map(PathBuf::as_path)
     }
 
-    fn absolute(&self, given: &str) -> Result<PathBuf, PathError> {
+    /// The path `given` names, made absolute against the first root, with
+    /// nothing resolved and nothing checked but the string itself.
+    pub fn absolute(&self, given: &str) -> Result<PathBuf, PathError> {
         if given.trim().is_empty() {
             return Err(PathError::Empty);
         }
@@ -350,21 +354,23 @@ impl Roots {
         let new_part: PathBuf = missing.iter().rev().collect();
         let real_ancestor = std::fs::canonicalize(ancestor)
             .map_err(|error| self.explain_missing(given, ancestor, &error))?;
+        let real = real_ancestor.join(new_part);
+        // Confinement first: whether something outside is a file or a folder
+        // is none of the caller's business.
+        let Some(root) = self.containing(&real) else {
+            return Err(self.outside(given, &joined, real));
+        };
         if !real_ancestor.is_dir() {
             return Err(PathError::ParentNotDirectory {
                 given: given.to_string(),
                 parent: real_ancestor,
             });
         }
-        let real = real_ancestor.join(new_part);
-        match self.containing(&real) {
-            Some(root) => Ok(ResolvedPath {
-                root: root.to_path_buf(),
-                real,
-                exists: false,
-            }),
-            None => Err(self.outside(given, &joined, real)),
-        }
+        Ok(ResolvedPath {
+            root: root.to_path_buf(),
+            real,
+            exists: false,
+        })
     }
 
     fn explain_missing(&self, given: &str, joined: &Path, error: &io::Error) -> PathError {
@@ -379,6 +385,16 @@ impl Roots {
                 roots: self.list.clone(),
             };
         }
+        // The path looks inside, but a symlink on its existing part may lead
+        // out. Judge by where it really leads, so that nothing about the
+        // outside (what exists there, what is a file) shows in the answer, and
+        // advice built on `resolved` (similar names) only looks inside.
+        let located = self.locate_missing(joined);
+        if let Some(real) = &located
+            && self.containing(real).is_none()
+        {
+            return self.outside(given, joined, real.clone());
+        }
         if error.kind() == io::ErrorKind::NotFound {
             // A dangling symlink somewhere on the path explains a missing file
             // better than "does not exist".
@@ -388,6 +404,14 @@ impl Roots {
                 if let Ok(meta) = std::fs::symlink_metadata(&partial) {
                     if meta.file_type().is_symlink() && std::fs::metadata(&partial).is_err() {
                         let target = std::fs::read_link(&partial).unwrap_or_default();
+                        let base = partial
+                            .parent()
+                            .and_then(|p| std::fs::canonicalize(p).ok())
+                            .unwrap_or_default();
+                        let leads_to = lexical_normal(&base.join(&target));
+                        if self.containing(&leads_to).is_none() {
+                            return self.outside(given, joined, leads_to);
+                        }
                         return PathError::DanglingSymlink {
                             given: given.to_string(),
                             link: partial,
@@ -400,7 +424,7 @@ impl Roots {
             }
             return PathError::NotFound {
                 given: given.to_string(),
-                resolved: normal,
+                resolved: located.unwrap_or(normal),
             };
         }
         if error.raw_os_error() == Some(20) {
@@ -421,6 +445,34 @@ impl Roots {
             message: error.to_string(),
         }
     }
+
+    /// Where a path that does not resolve would be: the real path of its
+    /// deepest existing ancestor followed by the rest. The rest is normalized
+    /// and resolved once more, because `missing/../link/x` re-enters existing
+    /// names (and their symlinks) after the `..`. `None` if an existing
+    /// ancestor cannot be resolved (a dangling or looping symlink).
+    fn locate_missing(&self, joined: &Path) -> Option<PathBuf> {
+        let (ancestor, rest) = split_existing(joined);
+        let first = lexical_normal(&std::fs::canonicalize(ancestor).ok()?.join(rest));
+        let (ancestor, rest) = split_existing(&first);
+        Some(std::fs::canonicalize(ancestor).ok()?.join(rest))
+    }
+}
+
+/// The deepest ancestor of `path` (itself included) that exists, and the
+/// components after it.
+fn split_existing(path: &Path) -> (&Path, PathBuf) {
+    let mut ancestor = path;
+    let mut rest = Vec::new();
+    while std::fs::symlink_metadata(ancestor).is_err() {
+        let (Some(parent), Some(last)) = (ancestor.parent(), ancestor.components().next_back())
+        else {
+            break;
+        };
+        rest.push(last.as_os_str());
+        ancestor = parent;
+    }
+    (ancestor, rest.iter().rev().collect())
 }
 
 fn is_too_long(error: &io::Error) -> bool {
@@ -532,6 +584,49 @@ mod tests {
             f.roots.resolve_new("dangling.md"),
             Err(PathError::DanglingSymlink { .. })
         ));
+    }
+
+    /// A missing name behind a symlink that leads out must be refused as
+    /// outside: reporting it as missing (or naming a file in its way) would
+    /// tell the caller what exists outside, and the "did you mean" advice
+    /// built on the reported path would list the outside folder.
+    #[cfg(unix)]
+    #[test]
+    fn missing_paths_behind_symlinks_out_say_nothing_about_the_outside() {
+        let f = fixture();
+        std::os::unix::fs::symlink(&f.outside, f.root.join("dirlink")).unwrap();
+        std::os::unix::fs::symlink(f.outside.join("gone.md"), f.root.join("dangling-out.md"))
+            .unwrap();
+        for given in [
+            "dirlink/missing.md",
+            "dirlink/deeper/missing.md",
+            "dirlink/secret.md/child.md",
+            "missing/../dirlink/missing.md",
+            "dirlink/../vault-other/missing.md",
+            "dangling-out.md",
+        ] {
+            let err = f.roots.resolve_existing(given).unwrap_err();
+            assert!(
+                matches!(err, PathError::SymlinkOutside { .. }),
+                "{given}: {err:?}"
+            );
+        }
+        for given in ["dirlink/secret.md/new.md", "dirlink/sub/new.md"] {
+            let err = f.roots.resolve_new(given).unwrap_err();
+            assert!(
+                matches!(err, PathError::SymlinkOutside { .. }),
+                "{given}: {err:?}"
+            );
+        }
+        // Inside, missing paths are still reported at their real place.
+        std::os::unix::fs::symlink(f.root.join("notes"), f.root.join("alias")).unwrap();
+        assert_eq!(
+            f.roots.resolve_existing("alias/missing.md"),
+            Err(PathError::NotFound {
+                given: "alias/missing.md".into(),
+                resolved: f.root.join("notes/missing.md"),
+            })
+        );
     }
 
     #[test]

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use mcp_server_text::tools::context::{Settings, ToolContext};
 use mcp_server_text::tools::registry::Registry;
 use mcp_server_text::tools::tool::Toolset;
+use mcp_server_text::workspace::roots::Roots;
 use mcp_server_text::workspace::{Workspace, WorkspaceOptions};
 use serde_json::Value;
 
@@ -97,16 +98,49 @@ impl Vault {
         }
     }
 
-    /// Every file under the vault's parent folder (root and outside) with its
-    /// bytes, to check that a refused call changed nothing anywhere.
-    pub fn snapshot(&self) -> BTreeMap<PathBuf, Vec<u8>> {
-        let mut files = BTreeMap::new();
-        collect(&self.outside(), &mut files);
-        files
+    /// Adds a second root folder `name` beside the vault and returns its path.
+    pub fn add_root(&self, name: &str) -> PathBuf {
+        let path = self.outside().join(name);
+        std::fs::create_dir_all(&path).unwrap();
+        let roots = Roots::new(vec![self.root.clone(), path.clone()]).unwrap();
+        self.ctx.workspace.set_roots(roots);
+        path
+    }
+
+    /// Everything under the vault's parent folder (root and outside): each
+    /// file with its bytes and permissions, each folder, each symbolic link
+    /// with its target, to check that a refused call changed nothing anywhere.
+    pub fn snapshot(&self) -> BTreeMap<PathBuf, Node> {
+        let mut nodes = BTreeMap::new();
+        collect(&self.outside(), &mut nodes);
+        nodes
     }
 }
 
-fn collect(dir: &Path, files: &mut BTreeMap<PathBuf, Vec<u8>>) {
+/// One entry of a [`Vault::snapshot`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Node {
+    /// A file: its bytes and permission bits.
+    File(Vec<u8>, u32),
+    /// A folder and its permission bits.
+    Folder(u32),
+    /// A symbolic link and where it points.
+    Link(PathBuf),
+}
+
+fn mode(meta: &std::fs::Metadata) -> u32 {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        meta.permissions().mode()
+    }
+    #[cfg(not(unix))]
+    {
+        u32::from(meta.permissions().readonly())
+    }
+}
+
+fn collect(dir: &Path, nodes: &mut BTreeMap<PathBuf, Node>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
@@ -116,10 +150,16 @@ fn collect(dir: &Path, files: &mut BTreeMap<PathBuf, Vec<u8>>) {
             continue;
         }
         let meta = std::fs::symlink_metadata(&path).unwrap();
-        if meta.is_dir() {
-            collect(&path, files);
+        if meta.file_type().is_symlink() {
+            nodes.insert(path.clone(), Node::Link(std::fs::read_link(&path).unwrap()));
+        } else if meta.is_dir() {
+            nodes.insert(path.clone(), Node::Folder(mode(&meta)));
+            collect(&path, nodes);
         } else if meta.is_file() {
-            files.insert(path.clone(), std::fs::read(&path).unwrap());
+            nodes.insert(
+                path.clone(),
+                Node::File(std::fs::read(&path).unwrap(), mode(&meta)),
+            );
         }
     }
 }

@@ -1,0 +1,120 @@
+//! RemoveFile: moves a file (or, with `recursive`, a folder) into the trash
+//! folder of its root, `.trash/<UTC time>/<its path in the root>`, and
+//! returns the Move call that puts it back.
+//!
+//! Annotated destructive even though it can be undone: the file disappears
+//! from where everything else expects it.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::context::ToolContext;
+use super::error::ToolError;
+use super::move_path::Kind;
+use super::tool::{Effects, Tool, Toolset};
+use crate::workspace::timestamp::UtcTime;
+
+/// The RemoveFile tool.
+pub struct RemoveFile;
+
+/// Parameters of RemoveFile.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct RemoveFileParams {
+    /// The file to remove: absolute (as ListFiles returns it) or relative to the first root.
+    pub file_path: String,
+    /// Allow filePath to be a folder: the whole folder, with everything in it, goes to the trash. Default false.
+    #[serde(default)]
+    pub recursive: bool,
+    /// If true, report where the file would go without moving it.
+    #[serde(default)]
+    pub dry_run: bool,
+}
+
+/// The arguments of the Move call that restores a removed file.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RestoreArguments {
+    /// The path in the trash.
+    pub source_path: String,
+    /// The path it was removed from.
+    pub destination_path: String,
+}
+
+/// The tool call that undoes the removal.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct RestoreCall {
+    /// Always "Move".
+    pub tool: &'static str,
+    /// Its arguments.
+    pub arguments: RestoreArguments,
+}
+
+/// Result of RemoveFile.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RemoveFileOutput {
+    /// Always "success".
+    pub status: &'static str,
+    /// The path removed (absolute).
+    pub file_path: String,
+    /// Whether a file or a folder was removed.
+    pub kind: Kind,
+    /// Where it is now, in the trash (in a dry run: where it would go).
+    pub trash_path: String,
+    /// The call that puts it back.
+    pub restore: RestoreCall,
+    /// Present and true when nothing was moved.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dry_run: Option<bool>,
+}
+
+impl Tool for RemoveFile {
+    type Params = RemoveFileParams;
+    type Output = RemoveFileOutput;
+
+    const NAME: &'static str = "RemoveFile";
+    const TITLE: &'static str = "Remove a file (to the trash)";
+    const TOOLSET: Toolset = Toolset::Files;
+    const EFFECTS: Effects = Effects {
+        read_only: false,
+        destructive: true,
+        idempotent: false,
+    };
+
+    fn description() -> &'static str {
+        "Removes a file by moving it to a trash folder.\n\
+The path must be absolute and derived from the ListFiles tool response (a path relative to the first root works too).\n\
+\n\
+The trash is the folder .trash inside the file's root: the file goes to .trash/<UTC time>/<its path in the root>, e.g. .trash/2026-11-22T04-05-06Z/notes/a.md, keeping its bytes and permissions. The response gives trashPath and the exact Move call (restore) that puts it back.\n\
+\n\
+A folder is removed only with recursive: true, and then goes to the trash whole. A root folder, the .trash folder and anything in it cannot be removed; symbolic links are refused. Waits for an edit of the file in progress to finish. dryRun: true reports where the file would go without moving it.\n\
+\n\
+To rename or move a file instead, use Move."
+    }
+
+    fn run(ctx: &ToolContext, params: RemoveFileParams) -> Result<RemoveFileOutput, ToolError> {
+        let plan =
+            ctx.workspace
+                .plan_removal(&params.file_path, params.recursive, UtcTime::now())?;
+        if !params.dry_run {
+            ctx.workspace.relocate(&plan)?;
+        }
+        let file_path = plan.source.display();
+        let trash_path = plan.destination.display();
+        Ok(RemoveFileOutput {
+            status: "success",
+            kind: plan.kind.into(),
+            restore: RestoreCall {
+                tool: "Move",
+                arguments: RestoreArguments {
+                    source_path: trash_path.clone(),
+                    destination_path: file_path.clone(),
+                },
+            },
+            file_path,
+            trash_path,
+            dry_run: params.dry_run.then_some(true),
+        })
+    }
+}
