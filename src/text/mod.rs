@@ -16,5 +16,6 @@ pub mod lines;
 pub mod literal;
 pub mod markdown;
 pub mod plain;
+pub mod range_patch;
 pub mod syntax;
 pub mod targets;

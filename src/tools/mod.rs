@@ -7,6 +7,7 @@ pub mod advice;
 pub mod args;
 pub mod context;
 pub mod edit_report;
+pub mod editor;
 pub mod error;
 pub mod guidance;
 pub mod registry;

@@ -16,6 +16,12 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use serde_json::Value;
 
 use super::context::ToolContext;
+use super::editor::append_text_file_contents::AppendTextFileContents;
+use super::editor::create_text_file::CreateTextFile;
+use super::editor::delete_text_file_contents::DeleteTextFileContents;
+use super::editor::get_text_file_contents::GetTextFileContents;
+use super::editor::insert_text_file_contents::InsertTextFileContents;
+use super::editor::patch_text_file_contents::PatchTextFileContents;
 use super::error::ToolError;
 use super::text_inspect::TextInspect;
 use super::text_patch::TextPatch;
@@ -30,6 +36,12 @@ pub fn all_tools() -> Vec<ToolEntry> {
         ToolEntry::of::<TextRead>(),
         ToolEntry::of::<TextPatch>(),
         ToolEntry::of::<TextReplace>(),
+        ToolEntry::of::<GetTextFileContents>(),
+        ToolEntry::of::<PatchTextFileContents>(),
+        ToolEntry::of::<CreateTextFile>(),
+        ToolEntry::of::<AppendTextFileContents>(),
+        ToolEntry::of::<InsertTextFileContents>(),
+        ToolEntry::of::<DeleteTextFileContents>(),
     ]
 }
 

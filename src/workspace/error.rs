@@ -3,6 +3,7 @@
 use std::fmt;
 use std::path::PathBuf;
 
+use super::batch::CommitFailure;
 use super::file_lock::LockError;
 use super::read::ReadError;
 use super::roots::PathError;
@@ -77,6 +78,18 @@ pub enum WorkspaceError {
         /// The file.
         path: PathBuf,
     },
+    /// A batch names the same file twice.
+    Duplicate {
+        /// The file.
+        path: PathBuf,
+        /// Index of its first mention.
+        first: usize,
+        /// Index of its second mention.
+        second: usize,
+    },
+    /// Renaming the staged files of a batch failed midway; the files already
+    /// renamed were restored where possible.
+    BatchCommit(Box<CommitFailure>),
 }
 
 impl fmt::Display for WorkspaceError {
@@ -132,6 +145,16 @@ impl fmt::Display for WorkspaceError {
             WorkspaceError::AlreadyExists { path } => {
                 write!(f, "{} already exists", path.display())
             }
+            WorkspaceError::Duplicate {
+                path,
+                first,
+                second,
+            } => write!(
+                f,
+                "{} is named twice in the batch (files[{first}] and files[{second}]); nothing was written",
+                path.display()
+            ),
+            WorkspaceError::BatchCommit(failure) => failure.fmt(f),
         }
     }
 }

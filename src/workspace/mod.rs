@@ -23,6 +23,8 @@
 //! ```
 
 pub mod atomic_write;
+pub mod batch;
+pub mod create;
 pub mod error;
 pub mod extensions;
 pub mod file_lock;
@@ -75,6 +77,7 @@ pub struct Workspace {
     roots: RwLock<Arc<Roots>>,
     options: WorkspaceOptions,
     locks: LockDir,
+    batch_hook: RwLock<Option<batch::BatchHook>>,
 }
 
 /// A text file that was read.
@@ -117,6 +120,7 @@ impl Workspace {
             roots: RwLock::new(Arc::new(roots)),
             options,
             locks,
+            batch_hook: RwLock::new(None),
         })
     }
 
@@ -127,6 +131,12 @@ impl Workspace {
             roots: RwLock::new(self.roots()),
             options: self.options.clone(),
             locks: self.locks.clone(),
+            batch_hook: RwLock::new(
+                self.batch_hook
+                    .read()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .clone(),
+            ),
         }
     }
 
