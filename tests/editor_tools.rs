@@ -96,6 +96,10 @@ fn every_schema_is_strict_and_snake_case() {
     let schema = serde_json::to_value(delete.input_schema.as_ref()).unwrap();
     let range = &schema["properties"]["ranges"]["items"];
     assert_eq!(range["required"], json!(["start", "end"]));
+    assert_eq!(
+        range["properties"]["end"]["type"],
+        json!(["integer", "null"])
+    );
 }
 
 // ---------------------------------------------------------------------------

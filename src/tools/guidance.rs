@@ -250,6 +250,31 @@ mod tests {
     }
 
     #[test]
+    fn no_combination_of_toolsets_mentions_a_tool_that_is_off() {
+        use crate::tools::registry::{Registry, all_tools};
+        use crate::tools::tool::Toolset;
+        let every: Vec<&str> = all_tools().iter().map(|t| t.name).collect();
+        for mask in 1..(1u32 << Toolset::ALL.len()) {
+            let sets: Vec<Toolset> = Toolset::ALL
+                .into_iter()
+                .enumerate()
+                .filter(|(i, _)| mask & (1 << i) != 0)
+                .map(|(_, t)| t)
+                .collect();
+            for read_only in [false, true] {
+                let on = Registry::new(&sets, read_only).names();
+                let text = guidance(&on);
+                for name in every.iter().filter(|n| !on.contains(n)) {
+                    assert!(
+                        !text.contains(name),
+                        "{name} is off for {sets:?} (read-only: {read_only}) but mentioned:\n{text}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
     fn mixed_sets_give_both_kinds_of_advice() {
         let mut tools = vec!["TextInspect", "TextRead", "TextPatch", "TextReplace"];
         tools.extend(EDITOR);

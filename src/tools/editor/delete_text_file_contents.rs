@@ -30,11 +30,30 @@ pub struct DeleteRange {
     pub start: usize,
     /// Last line to delete, inclusive; null for the end of the file. Required.
     #[serde(deserialize_with = "Option::deserialize")]
-    #[schemars(required)]
+    #[schemars(with = "RequiredEnd")]
     pub end: Option<usize>,
     /// range_hash of these lines from get_text_file_contents: the deletion is refused if they changed. Optional.
     #[serde(default)]
     pub range_hash: Option<String>,
+}
+
+/// The schema of a deletion range's `end`: a line number or null, and
+/// required. (An `Option` field would be optional in the schema, and a
+/// required one would lose its null.)
+struct RequiredEnd;
+
+impl JsonSchema for RequiredEnd {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "RequiredEnd".into()
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "type": ["integer", "null"], "minimum": 1 })
+    }
 }
 
 /// Parameters of delete_text_file_contents.
