@@ -25,7 +25,9 @@ Examples:
   mcp-server-text tools                         list every tool with its schema
 
 Toolsets: text (TextInspect, TextRead, TextPatch, TextReplace, TextSearch), files (ListDirectories,
-ListFiles, Move, RemoveFile), code (edit_code), editor (the mcp-text-editor API). Default: text,files,code.";
+ListFiles, Move, RemoveFile), code (edit_code), editor (the mcp-text-editor API:
+get_text_file_contents, patch_text_file_contents, create_text_file, append_text_file_contents,
+insert_text_file_contents, delete_text_file_contents). Default: text,files,code.";
 
 /// MCP server and command line for precise, safe edits of text, Markdown and source files.
 #[derive(Debug, Parser)]

@@ -17,5 +17,6 @@ pub mod lines;
 pub mod literal;
 pub mod markdown;
 pub mod plain;
+pub mod range_patch;
 pub mod syntax;
 pub mod targets;

@@ -51,6 +51,16 @@ impl From<WorkspaceError> for ToolError {
                 "Choose another path, or edit the existing file instead",
             ),
             WorkspaceError::Relocate(error) => advise_relocate(base, &error),
+            WorkspaceError::Duplicate { .. } => base.suggest(
+                "Name each file once and put all of its patches in that one entry",
+            ),
+            WorkspaceError::BatchCommit(failure) => {
+                if failure.not_restored.is_empty() {
+                    base.suggest("Check that the folders are writable and the disk is not full, then retry the whole batch")
+                } else {
+                    base.suggest("Read the files that could not be restored and put back what they should hold before retrying")
+                }
+            }
         }
     }
 }

@@ -492,9 +492,7 @@ fn overwrite(ctx: &ToolContext, params: &EditCodeParams) -> Result<EditCodeOutpu
             .map_err(|e| ToolError::new(e.to_string()))?;
         let (after, syntax, formatting) =
             check_and_format(&path, &before, after, None, format_after)?;
-        if !params.dry_run {
-            workspace.create_file(&path, &after)?;
-        }
+        workspace.create_file(&params.file_path, &after, !params.dry_run)?;
         let label = path.relative().display().to_string();
         let summary = WriteSummary::new(&before, &after, !params.dry_run, &label);
         return Ok(EditCodeOutput {

@@ -39,8 +39,7 @@ pub fn guidance(tools: &[&str]) -> String {
         reading.push("- ListDirectories and ListFiles show what exists.");
     }
     if on("get_text_file_contents") {
-        reading
-            .push("- get_text_file_contents reads line ranges with their hashes (editor toolset).");
+        reading.push("- get_text_file_contents reads line ranges of one or more files ({\"start\": N, \"end\": M}, end null = to the end): each range's content exactly as in the file, with its range_hash, and each file's file_hash and total_lines.");
     }
     if !reading.is_empty() {
         out.push_str("\n### Finding and reading\n");
@@ -61,25 +60,55 @@ pub fn guidance(tools: &[&str]) -> String {
         out.push('\n');
     }
 
-    let mut editing = Vec::new();
+    let mut editing: Vec<String> = Vec::new();
     if on("TextReplace") {
-        editing.push("**For inline text changes (fix typos, update values, rewrite sentences):**\n→ Use TextReplace. It finds exact text and replaces it. No line numbers needed. If the text occurs several times it refuses and lists the lines: add surrounding text or pass occurrence.");
+        editing.push("**For inline text changes (fix typos, update values, rewrite sentences):**\n→ Use TextReplace. It finds exact text and replaces it. No line numbers needed. If the text occurs several times it refuses and lists the lines: add surrounding text or pass occurrence.".into());
     }
     if on("TextPatch") {
-        editing.push("**For structural changes (add new sections, delete blocks, insert under headings):**\n→ Use TextPatch with heading-based targeting.");
-        editing.push("**For appending content to an existing section:**\n→ Use TextPatch with the appendToSection target (inserts at the end of the section, after its subsections).");
+        editing.push("**For structural changes (add new sections, delete blocks, insert under headings):**\n→ Use TextPatch with heading-based targeting.".into());
+        editing.push("**For appending content to an existing section:**\n→ Use TextPatch with the appendToSection target (inserts at the end of the section, after its subsections).".into());
     }
     if on("edit_code") {
-        editing.push("**For changes to source code:**\n→ Use edit_code with search_context copied from the file. It tolerates small differences in whitespace and indentation, refuses ambiguous matches, and refuses edits that break the file's syntax.");
+        editing.push("**For changes to source code:**\n→ Use edit_code with search_context copied from the file. It tolerates small differences in whitespace and indentation, refuses ambiguous matches, and refuses edits that break the file's syntax.".into());
     }
     if on("patch_text_file_contents") {
-        editing.push("**For line-range edits across several files at once:**\n→ Use patch_text_file_contents: every range must hold exactly old_string, and the whole batch is applied or none of it.");
+        editing.push("**For line-range edits, in one file or across several at once:**\n→ Use patch_text_file_contents. Each patch gives old_string (the current text of its ranges, copied from get_text_file_contents with its line endings), new_string and ranges. Every range must hold exactly old_string; an empty old_string inserts before start; an empty new_string deletes. Put all edits of a file in one call: ranges use the numbering before the edit. The whole batch is checked first and applied completely or not at all.".into());
+    }
+    let simple: Vec<&str> = [
+        (
+            "create_text_file",
+            "create_text_file makes a new file (never overwrites one)",
+        ),
+        (
+            "append_text_file_contents",
+            "append_text_file_contents adds lines at the end",
+        ),
+        (
+            "insert_text_file_contents",
+            "insert_text_file_contents adds lines before or after a line",
+        ),
+        (
+            "delete_text_file_contents",
+            "delete_text_file_contents removes line ranges",
+        ),
+    ]
+    .into_iter()
+    .filter(|(name, _)| on(name))
+    .map(|(_, text)| text)
+    .collect();
+    if !simple.is_empty() {
+        editing.push(format!(
+            "**For new files and whole-line additions or removals:**\n→ {}.",
+            simple.join("; ")
+        ));
     }
     if !editing.is_empty() {
         out.push_str("\n### Editing best practices\n\n");
         out.push_str(&editing.join("\n\n"));
         out.push('\n');
-        out.push_str("\n**For multi-edit workflows:**\n→ Pass expectedHash (fileHash from the last response about a file) to the next edit of that file, so an edit is refused if the file changed in between.\n→ After an edit, use the context lines in its response to orient yourself.\n→ Do NOT reuse line numbers from an earlier TextInspect or TextRead after making edits: they shift.\n→ dryRun: true shows the diff of an edit without writing it.\n");
+        out.push_str("\n**For multi-edit workflows:**\n");
+        out.push_str(&workflow(tools).join("\n"));
+        out.push('\n');
 
         let mut priority = Vec::new();
         if on("TextReplace") {
@@ -102,6 +131,70 @@ pub fn guidance(tools: &[&str]) -> String {
         }
     }
     out
+}
+
+/// The advice on chains of edits, for the edit tools that are on.
+fn workflow(tools: &[&str]) -> Vec<String> {
+    let on = |name: &str| tools.contains(&name);
+    let mut lines = Vec::new();
+    let camel_case = on("TextReplace") || on("TextPatch") || on("edit_code");
+    if camel_case {
+        lines.push("→ Pass expectedHash (fileHash from the last response about a file) to the next edit of that file, so an edit is refused if the file changed in between.".to_string());
+        lines.push(
+            "→ After an edit, use the context lines in its response to orient yourself."
+                .to_string(),
+        );
+        let readers: Vec<&str> = ["TextInspect", "TextRead"]
+            .into_iter()
+            .filter(|t| on(t))
+            .collect();
+        if !readers.is_empty() {
+            lines.push(format!(
+                "→ Do NOT reuse line numbers from an earlier {} after making edits: they shift.",
+                readers.join(" or ")
+            ));
+        }
+        if on("TextReplace") || on("TextPatch") {
+            lines.push("→ dryRun: true shows the diff of an edit without writing it.".to_string());
+        }
+    }
+    let hashed: Vec<&str> = [
+        "append_text_file_contents",
+        "insert_text_file_contents",
+        "delete_text_file_contents",
+    ]
+    .into_iter()
+    .filter(|t| on(t))
+    .collect();
+    if !hashed.is_empty() {
+        let source = if on("get_text_file_contents") {
+            "from get_text_file_contents or the last edit's reply"
+        } else {
+            "from the last edit's reply"
+        };
+        lines.push(format!(
+            "→ Pass file_hash ({source}) to {}, so an edit is refused if the file changed in between.",
+            hashed.join(", ")
+        ));
+    }
+    let editor_writers = [
+        "patch_text_file_contents",
+        "create_text_file",
+        "append_text_file_contents",
+        "insert_text_file_contents",
+        "delete_text_file_contents",
+    ];
+    if editor_writers.iter().any(|t| on(t)) {
+        if on("get_text_file_contents") {
+            lines.push("→ Line numbers shift after an edit: read the lines again with get_text_file_contents before the next line-based edit.".to_string());
+        }
+        let dry: Vec<&str> = editor_writers.into_iter().filter(|t| on(t)).collect();
+        lines.push(format!(
+            "→ dry_run: true shows the diff of {} without writing anything.",
+            dry.join(", ")
+        ));
+    }
+    lines
 }
 
 fn is_read_only(tool: &str) -> bool {
@@ -138,5 +231,76 @@ mod tests {
         assert!(!read_only.contains("RemoveFile"));
         let files = guidance(&["ListFiles", "Move", "RemoveFile"]);
         assert!(files.contains("the Move call that restores it"));
+    }
+
+    const EDITOR: [&str; 6] = [
+        "get_text_file_contents",
+        "patch_text_file_contents",
+        "create_text_file",
+        "append_text_file_contents",
+        "insert_text_file_contents",
+        "delete_text_file_contents",
+    ];
+
+    #[test]
+    fn the_editor_set_alone_names_only_its_own_tools() {
+        let text = guidance(&EDITOR);
+        for tool in EDITOR {
+            assert!(text.contains(tool), "{tool} missing from:\n{text}");
+        }
+        for other in [
+            "TextInspect",
+            "TextRead",
+            "TextPatch",
+            "TextReplace",
+            "TextSearch",
+            "ListFiles",
+            "edit_code",
+            "expectedHash",
+            "dryRun",
+        ] {
+            assert!(!text.contains(other), "{other} mentioned in:\n{text}");
+        }
+        assert!(text.contains("dry_run: true"));
+        assert!(text.contains("applied completely or not at all"));
+    }
+
+    #[test]
+    fn no_combination_of_toolsets_mentions_a_tool_that_is_off() {
+        use crate::tools::registry::{Registry, all_tools};
+        use crate::tools::tool::Toolset;
+        let every: Vec<&str> = all_tools().iter().map(|t| t.name).collect();
+        for mask in 1..(1u32 << Toolset::ALL.len()) {
+            let sets: Vec<Toolset> = Toolset::ALL
+                .into_iter()
+                .enumerate()
+                .filter(|(i, _)| mask & (1 << i) != 0)
+                .map(|(_, t)| t)
+                .collect();
+            for read_only in [false, true] {
+                let on = Registry::new(&sets, read_only).names();
+                let text = guidance(&on);
+                for name in every.iter().filter(|n| !on.contains(n)) {
+                    assert!(
+                        !text.contains(name),
+                        "{name} is off for {sets:?} (read-only: {read_only}) but mentioned:\n{text}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn mixed_sets_give_both_kinds_of_advice() {
+        let mut tools = vec!["TextInspect", "TextRead", "TextPatch", "TextReplace"];
+        tools.extend(EDITOR);
+        let text = guidance(&tools);
+        assert!(text.contains("dryRun: true"));
+        assert!(text.contains("dry_run: true"));
+        assert!(text.contains("expectedHash"));
+        assert!(text.contains("Pass file_hash"));
+        let only_reader = guidance(&["get_text_file_contents"]);
+        assert!(only_reader.contains("read-only"));
+        assert!(!only_reader.contains("patch_text_file_contents"));
     }
 }

@@ -8,6 +8,7 @@ pub mod args;
 pub mod context;
 pub mod edit_code;
 pub mod edit_report;
+pub mod editor;
 pub mod error;
 pub mod guidance;
 pub mod list_directories;

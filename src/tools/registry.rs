@@ -17,6 +17,12 @@ use serde_json::Value;
 
 use super::context::ToolContext;
 use super::edit_code::EditCode;
+use super::editor::append_text_file_contents::AppendTextFileContents;
+use super::editor::create_text_file::CreateTextFile;
+use super::editor::delete_text_file_contents::DeleteTextFileContents;
+use super::editor::get_text_file_contents::GetTextFileContents;
+use super::editor::insert_text_file_contents::InsertTextFileContents;
+use super::editor::patch_text_file_contents::PatchTextFileContents;
 use super::error::ToolError;
 use super::list_directories::ListDirectories;
 use super::list_files::ListFiles;
@@ -40,6 +46,12 @@ pub fn all_tools() -> Vec<ToolEntry> {
         ToolEntry::of::<Move>(),
         ToolEntry::of::<RemoveFile>(),
         ToolEntry::of::<EditCode>(),
+        ToolEntry::of::<GetTextFileContents>(),
+        ToolEntry::of::<PatchTextFileContents>(),
+        ToolEntry::of::<CreateTextFile>(),
+        ToolEntry::of::<AppendTextFileContents>(),
+        ToolEntry::of::<InsertTextFileContents>(),
+        ToolEntry::of::<DeleteTextFileContents>(),
     ]
 }
 

@@ -105,6 +105,13 @@ pub trait Tool: 'static {
 
     /// Runs the tool.
     fn run(ctx: &ToolContext, params: Self::Params) -> Result<Self::Output, ToolError>;
+
+    /// Adds the notes raised while reading the arguments (a JSON value taken
+    /// as text, …) to the result: by default as a top-level `note`. Tools
+    /// whose result is keyed by file put them where their schema allows.
+    fn attach_notes(value: &mut Value, notes: Vec<String>) {
+        add_notes(value, notes);
+    }
 }
 
 type CallFn = dyn Fn(&ToolContext, Value) -> Result<Value, ToolError> + Send + Sync;
@@ -154,7 +161,7 @@ impl ToolEntry {
                 let mut value = serde_json::to_value(output).map_err(|e| {
                     ToolError::new(format!("{} could not encode its result: {e}", T::NAME))
                 })?;
-                add_notes(&mut value, notes);
+                T::attach_notes(&mut value, notes);
                 Ok(value)
             }),
         }
@@ -166,7 +173,8 @@ impl ToolEntry {
     }
 }
 
-fn add_notes(value: &mut Value, notes: Vec<String>) {
+/// Adds `notes` to the `note` field of the object `value`, after any note it has.
+pub fn add_notes(value: &mut Value, notes: Vec<String>) {
     if notes.is_empty() {
         return;
     }

@@ -85,10 +85,24 @@ impl Staged {
         &self.target
     }
 
+    /// The temp file holding the staged bytes.
+    pub fn temp_path(&self) -> &Path {
+        self.temp.path()
+    }
+
     /// Renames the temp file over the target and syncs the folder.
     pub fn commit(self) -> io::Result<()> {
         let target = self.target;
         self.temp.persist(&target).map_err(|e| e.error)?;
+        sync_dir(target.parent());
+        Ok(())
+    }
+
+    /// Moves the temp file to the target only if nothing exists there yet
+    /// (for new files: one that appeared meanwhile is never overwritten).
+    pub fn commit_new(self) -> io::Result<()> {
+        let target = self.target;
+        self.temp.persist_noclobber(&target).map_err(|e| e.error)?;
         sync_dir(target.parent());
         Ok(())
     }

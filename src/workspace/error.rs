@@ -3,6 +3,7 @@
 use std::fmt;
 use std::path::PathBuf;
 
+use super::batch::CommitFailure;
 use super::file_lock::LockError;
 use super::read::ReadError;
 use super::relocate::RelocateError;
@@ -80,6 +81,18 @@ pub enum WorkspaceError {
     },
     /// A move or removal was refused or failed.
     Relocate(RelocateError),
+    /// A batch names the same file twice.
+    Duplicate {
+        /// The file.
+        path: PathBuf,
+        /// Index of its first mention.
+        first: usize,
+        /// Index of its second mention.
+        second: usize,
+    },
+    /// Renaming the staged files of a batch failed midway; the files already
+    /// renamed were restored where possible.
+    BatchCommit(Box<CommitFailure>),
 }
 
 impl fmt::Display for WorkspaceError {
@@ -136,6 +149,16 @@ impl fmt::Display for WorkspaceError {
                 write!(f, "{} already exists", path.display())
             }
             WorkspaceError::Relocate(e) => e.fmt(f),
+            WorkspaceError::Duplicate {
+                path,
+                first,
+                second,
+            } => write!(
+                f,
+                "{} is named twice in the batch (files[{first}] and files[{second}]); nothing was written",
+                path.display()
+            ),
+            WorkspaceError::BatchCommit(failure) => failure.fmt(f),
         }
     }
 }

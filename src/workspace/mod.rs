@@ -23,6 +23,8 @@
 //! ```
 
 pub mod atomic_write;
+pub mod batch;
+pub mod create;
 pub mod error;
 pub mod extensions;
 pub mod external;
@@ -82,6 +84,7 @@ pub struct Workspace {
     roots: RwLock<Arc<Roots>>,
     options: WorkspaceOptions,
     locks: LockDir,
+    batch_hook: RwLock<Option<batch::BatchHook>>,
 }
 
 /// A text file that was read.
@@ -124,6 +127,7 @@ impl Workspace {
             roots: RwLock::new(Arc::new(roots)),
             options,
             locks,
+            batch_hook: RwLock::new(None),
         })
     }
 
@@ -134,6 +138,12 @@ impl Workspace {
             roots: RwLock::new(self.roots()),
             options: self.options.clone(),
             locks: self.locks.clone(),
+            batch_hook: RwLock::new(
+                self.batch_hook
+                    .read()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .clone(),
+            ),
         }
     }
 
@@ -280,24 +290,6 @@ impl Workspace {
             self.check_extension(&path)?;
         }
         Ok(path)
-    }
-
-    /// Creates a new file holding `doc`, with any missing folders, under the
-    /// file's lock. Refuses if something exists there by then.
-    pub fn create_file(&self, path: &ResolvedPath, doc: &Document) -> Result<(), WorkspaceError> {
-        let _lock = self.lock(path)?;
-        if std::fs::symlink_metadata(&path.real).is_ok() {
-            return Err(WorkspaceError::AlreadyExists {
-                path: path.real.clone(),
-            });
-        }
-        if let Some(parent) = path.real.parent() {
-            std::fs::create_dir_all(parent).map_err(|error| WorkspaceError::Write {
-                path: path.real.clone(),
-                error,
-            })?;
-        }
-        self.write_document(path, doc)
     }
 
     /// Writes `doc` to a resolved path atomically. The caller holds the lock.

@@ -1,0 +1,109 @@
+//! append_text_file_contents: new lines at the end of an existing file.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::super::args::TextArg;
+use super::super::context::ToolContext;
+use super::super::error::ToolError;
+use super::super::tool::{Effects, Tool, Toolset};
+use super::{ByPath, EditResult, EditorError, attach_notes_to_entries, eol_note, parse_encoding};
+use crate::text::edit::{EditError, LineEdit, plan};
+
+/// The append_text_file_contents tool.
+pub struct AppendTextFileContents;
+
+/// Parameters of append_text_file_contents.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AppendParams {
+    /// Path to an existing file (absolute or relative to the first root).
+    pub file_path: String,
+    /// The lines to add at the end (a trailing line break is optional; the file's line endings are used).
+    pub contents: TextArg,
+    /// file_hash from get_text_file_contents or the last edit: the append is refused if the file changed since. Optional.
+    #[serde(default)]
+    pub file_hash: Option<String>,
+    /// Text encoding: utf-8 (default), utf-16, latin-1, shift_jis, euc-kr, gbk, …
+    #[serde(default)]
+    pub encoding: Option<String>,
+    /// If true, return the diff and the reply without writing.
+    #[serde(default)]
+    pub dry_run: bool,
+}
+
+impl Tool for AppendTextFileContents {
+    type Params = AppendParams;
+    type Output = ByPath<EditResult>;
+
+    const NAME: &'static str = "append_text_file_contents";
+    const TITLE: &'static str = "Append lines to a text file";
+    const TOOLSET: Toolset = Toolset::Editor;
+    const EFFECTS: Effects = Effects {
+        read_only: false,
+        destructive: false,
+        idempotent: false,
+    };
+
+    fn description() -> &'static str {
+        "Appends lines at the end of an existing text file. contents is whole lines: a trailing line break is optional, line breaks are written in the file's style (LF or CRLF), and a file without a final newline keeps having none. The file must exist: create_text_file makes new files.\n\
+\n\
+Pass file_hash (from get_text_file_contents or the last edit of this file) to refuse the append if the file changed since. dry_run: true returns the diff without writing. To add lines elsewhere use insert_text_file_contents; to change lines use patch_text_file_contents.\n\
+\n\
+Example: file_path=\"CHANGELOG.md\", contents=\"- Fixed the parser\\n\""
+    }
+
+    fn run(ctx: &ToolContext, params: AppendParams) -> Result<ByPath<EditResult>, ToolError> {
+        let contents = params.contents.as_str();
+        if contents.is_empty() {
+            return Err(
+                ToolError::new("contents is empty: there is nothing to append")
+                    .suggest("To add one empty line send contents \"\\n\""),
+            );
+        }
+        let encoding = parse_encoding(params.encoding.as_deref())?;
+        let workspace = ctx.workspace.clone();
+        let edited = workspace
+            .edit(
+                &params.file_path,
+                params.file_hash.as_deref(),
+                encoding,
+                !params.dry_run,
+                |file| {
+                    let doc = &file.doc;
+                    let count = doc.line_count();
+                    let eol = doc.eol_near(count.max(1));
+                    let planned = plan(
+                        doc,
+                        &LineEdit::Insert {
+                            before: count + 1,
+                            content: contents,
+                        },
+                        eol,
+                    )
+                    .map_err(|e: EditError| ToolError::new(e.to_string()))?;
+                    let after = doc
+                        .apply(std::slice::from_ref(&planned.splice))
+                        .map_err(|e| {
+                            ToolError::new(format!(
+                                "Cannot write {}: {e}; nothing was written",
+                                file.path.display()
+                            ))
+                            .suggest("Use only characters the file's encoding can hold")
+                        })?;
+                    Ok::<_, EditorError>((after, (planned.affected, eol)))
+                },
+            )
+            .map_err(|e| e.0)?;
+        let (lines, eol) = edited.value;
+        let mut result = EditResult::of(&edited);
+        result.lines = Some(lines);
+        result.note = eol_note(contents, eol);
+        Ok(ByPath(vec![(params.file_path.clone(), result)]))
+    }
+
+    fn attach_notes(value: &mut Value, notes: Vec<String>) {
+        attach_notes_to_entries(value, notes);
+    }
+}
