@@ -90,6 +90,11 @@ pub struct LineIndex {
     starts: Vec<usize>,
     /// Length of the indexed text, so spans of the last line can be computed.
     text_len: usize,
+    /// How many lines end in `\r\n` (the rest of the endings are `\n`),
+    /// counted in the same pass so the style is known without another scan.
+    crlf: usize,
+    /// How many line endings there are.
+    endings: usize,
 }
 
 impl LineIndex {
@@ -97,9 +102,13 @@ impl LineIndex {
     pub fn new(text: &str) -> LineIndex {
         let bytes = text.as_bytes();
         let mut starts = Vec::with_capacity(bytes.len() / 40 + 1);
+        let mut crlf = 0;
+        let mut endings = 0;
         if !bytes.is_empty() {
             starts.push(0);
             for nl in memchr::memchr_iter(b'\n', bytes) {
+                endings += 1;
+                crlf += usize::from(nl > 0 && bytes[nl - 1] == b'\r');
                 if nl + 1 < bytes.len() {
                     starts.push(nl + 1);
                 }
@@ -108,6 +117,8 @@ impl LineIndex {
         LineIndex {
             starts,
             text_len: bytes.len(),
+            crlf,
+            endings,
         }
     }
 
@@ -182,18 +193,10 @@ impl LineIndex {
         text.ends_with('\n')
     }
 
-    /// The line-ending style of the whole text.
+    /// The line-ending style of the whole text (the text indexed).
     pub fn eol_style(&self, text: &str) -> EolStyle {
-        let bytes = text.as_bytes();
-        let mut lf = 0usize;
-        let mut crlf = 0usize;
-        for nl in memchr::memchr_iter(b'\n', bytes) {
-            if nl > 0 && bytes[nl - 1] == b'\r' {
-                crlf += 1;
-            } else {
-                lf += 1;
-            }
-        }
+        debug_assert_eq!(text.len(), self.text_len, "eol_style of another text");
+        let (lf, crlf) = (self.endings - self.crlf, self.crlf);
         match (lf, crlf) {
             (0, 0) => EolStyle::None,
             (_, 0) => EolStyle::Lf,

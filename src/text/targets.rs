@@ -53,6 +53,12 @@ pub enum Target {
 }
 
 impl Target {
+    /// Whether resolving the target needs a Markdown outline (all but lines
+    /// and INI sections), so callers parse the document only when it does.
+    pub fn needs_outline(&self) -> bool {
+        !matches!(self, Target::Lines { .. } | Target::Section(_))
+    }
+
     /// The target's name as agents write it.
     pub fn kind(&self) -> &'static str {
         match self {

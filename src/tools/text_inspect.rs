@@ -293,14 +293,13 @@ Examples:\n\
             }
             Mode::Search => {
                 let query = query.unwrap_or_default();
-                let outline = (format == Format::Markdown).then(|| markdown::parse(doc.text()));
                 let (matches, total) = search(
                     doc,
                     &query,
                     params.regex,
                     params.case_sensitive,
                     params.context,
-                    outline.as_ref(),
+                    format == Format::Markdown,
                 )?;
                 out.truncated = (total > matches.len()).then_some(true);
                 if total > matches.len() {
@@ -447,8 +446,13 @@ fn search(
     regex: bool,
     case_sensitive: bool,
     context: usize,
-    outline: Option<&MarkdownOutline>,
+    markdown: bool,
 ) -> Result<(Vec<SearchMatch>, usize), ToolError> {
+    // The outline is only needed for the nearest heading of a match.
+    let outline = std::cell::OnceCell::new();
+    let outline = |text: &str| -> Option<&MarkdownOutline> {
+        markdown.then(|| outline.get_or_init(|| markdown::parse(text)))
+    };
     let pattern = if regex {
         query.to_string()
     } else {
@@ -492,14 +496,13 @@ fn search(
                 .map(|k| cut(doc.line(k), MAX_CONTEXT_LINE))
                 .collect(),
         });
-        let nearest_heading =
-            outline
-                .and_then(|o| o.nearest_heading(line))
-                .map(|h| NearestHeading {
-                    level: h.level,
-                    text: h.text.clone(),
-                    line: h.line,
-                });
+        let nearest_heading = outline(text)
+            .and_then(|o| o.nearest_heading(line))
+            .map(|h| NearestHeading {
+                level: h.level,
+                text: h.text.clone(),
+                line: h.line,
+            });
         matches.push(SearchMatch {
             line,
             column,
