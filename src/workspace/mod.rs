@@ -1,5 +1,5 @@
 //! The file system layer: roots and path confinement, reading and decoding,
-//! atomic writes and per-file locks.
+//! atomic writes, per-file locks, and searching many files.
 //!
 //! [`Workspace`] is what tools hold. Every edit goes through
 //! [`Workspace::edit`], which takes the file's lock, reads it, checks
@@ -28,6 +28,7 @@ pub mod extensions;
 pub mod file_lock;
 pub mod read;
 pub mod roots;
+pub mod search;
 
 use std::path::PathBuf;
 use std::sync::{Arc, RwLock};
