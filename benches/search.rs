@@ -9,7 +9,8 @@
 //! PATH, it runs on the same tree with the same rules (case-insensitive,
 //! hidden files skipped, `.gitignore` honoured outside a git repository) and
 //! counts every match, as TextSearch does; the ratio is ours over ripgrep's.
-//! Times are medians, with the file system cache warm for both.
+//! Times are medians of runs taken in turns, with the file system cache warm
+//! for both.
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -20,7 +21,7 @@ use mcp_server_text::tools::context::{Settings, ToolContext};
 use mcp_server_text::tools::registry::Registry;
 use mcp_server_text::tools::tool::Toolset;
 use mcp_server_text::workspace::{Workspace, WorkspaceOptions};
-use serde_json::{Value, json};
+use serde_json::json;
 
 /// A query: label, text, whether it is a regex.
 type Query = (&'static str, &'static str, bool);
@@ -83,31 +84,45 @@ fn main() {
         let workspace = Arc::new(Workspace::new(vec![root.clone()], options).unwrap());
         let registry = Registry::new(&Toolset::ALL, false);
         let ctx = ToolContext::new(workspace, Arc::new(Settings::default()));
-        let runs = if files > 10_000 { 5 } else { 9 };
+        let runs = if files > 10_000 { 7 } else { 11 };
         for &(label, query, regex) in QUERIES {
             let args = json!({"query": query, "regex": regex});
-            let mut result = Value::Null;
-            let ours = median(runs, || {
+            // The three commands take turns, so a busy moment on the machine
+            // falls on all of them alike; the first round only warms up.
+            let mut ours = Vec::new();
+            let mut count = Vec::new();
+            let mut lines = Vec::new();
+            let mut total = 0;
+            let mut rg_total = 0;
+            for round in 0..=runs {
                 let started = Instant::now();
-                result = registry
+                let result = registry
                     .call(&ctx, "TextSearch", args.clone())
                     .unwrap_or_else(|e| panic!("TextSearch failed: {e}"));
-                started.elapsed()
-            });
-            let total = result["totalMatches"].as_u64().unwrap_or(0);
-            let (count, lines) = match &rg {
-                Some(_) => {
-                    let (count_time, rg_total) =
-                        ripgrep(&root, query, regex, runs, "--count-matches");
-                    assert_eq!(
-                        rg_total, total,
-                        "ripgrep and TextSearch count different matches for {query}"
-                    );
-                    let (lines_time, _) = ripgrep(&root, query, regex, runs, "-n");
-                    (Some(count_time), Some(lines_time))
+                let elapsed = started.elapsed();
+                total = result["totalMatches"].as_u64().unwrap_or(0);
+                if rg.is_some() {
+                    let (count_time, counted) = ripgrep(&root, query, regex, "--count-matches");
+                    let (lines_time, _) = ripgrep(&root, query, regex, "-n");
+                    rg_total = counted;
+                    if round > 0 {
+                        count.push(count_time);
+                        lines.push(lines_time);
+                    }
                 }
-                None => (None, None),
-            };
+                if round > 0 {
+                    ours.push(elapsed);
+                }
+            }
+            if rg.is_some() {
+                assert_eq!(
+                    rg_total, total,
+                    "ripgrep and TextSearch count different matches for {query}"
+                );
+            }
+            let ours = median(ours);
+            let count = (!count.is_empty()).then(|| median(count));
+            let lines = (!lines.is_empty()).then(|| median(lines));
             println!(
                 "{:<8} {:<17} {:>8} {:>12} {:>12} {:>7} {:>12}",
                 files,
@@ -125,47 +140,43 @@ fn main() {
     }
 }
 
-/// Runs ripgrep with the rules TextSearch uses and returns its median time
-/// and, with `--count-matches`, the number of matches it counted.
-fn ripgrep(root: &Path, query: &str, regex: bool, runs: usize, mode: &str) -> (Duration, u64) {
-    let mut total = 0;
-    let time = median(runs, || {
-        let mut command = Command::new("rg");
-        command
-            .args(["--no-config", "--no-require-git", "--no-ignore-global"])
-            .args(["--ignore-case", "--crlf", "--no-messages", mode]);
-        if !regex {
-            command.arg("--fixed-strings");
-        }
-        command
-            .arg("--regexp")
-            .arg(query)
-            .arg(root)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null());
-        let started = Instant::now();
-        let output = command.output().expect("rg runs");
-        let elapsed = started.elapsed();
-        if mode == "--count-matches" {
-            total = String::from_utf8_lossy(&output.stdout)
-                .lines()
-                .filter_map(|l| l.rsplit(':').next()?.parse::<u64>().ok())
-                .sum();
-        }
-        elapsed
-    });
-    (time, total)
+/// Runs ripgrep once with the rules TextSearch uses; returns its time and,
+/// with `--count-matches`, the number of matches it counted.
+fn ripgrep(root: &Path, query: &str, regex: bool, mode: &str) -> (Duration, u64) {
+    let mut command = Command::new("rg");
+    command
+        .args(["--no-config", "--no-require-git", "--no-ignore-global"])
+        .args(["--ignore-case", "--crlf", "--no-messages", mode]);
+    if !regex {
+        command.arg("--fixed-strings");
+    }
+    command
+        .arg("--regexp")
+        .arg(query)
+        .arg(root)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    let started = Instant::now();
+    let output = command.output().expect("rg runs");
+    let elapsed = started.elapsed();
+    let total = if mode == "--count-matches" {
+        String::from_utf8_lossy(&output.stdout)
+            .lines()
+            .filter_map(|l| l.rsplit(':').next()?.parse::<u64>().ok())
+            .sum()
+    } else {
+        0
+    };
+    (elapsed, total)
 }
 
 fn ms(d: Duration) -> String {
     format!("{:.1} ms", d.as_secs_f64() * 1000.0)
 }
 
-fn median(runs: usize, mut run: impl FnMut() -> Duration) -> Duration {
-    run(); // warm the cache and the allocator
-    let mut times: Vec<Duration> = (0..runs).map(|_| run()).collect();
+fn median(mut times: Vec<Duration>) -> Duration {
     times.sort();
-    times[runs / 2]
+    times[times.len() / 2]
 }
 
 /// A small deterministic random number generator (xorshift64*).

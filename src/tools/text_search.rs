@@ -168,7 +168,7 @@ impl Tool for TextSearch {
 \n\
 Results are grouped by file, sorted by path. Each match has its line, column, the line's text, context lines and, in Markdown files, the nearest heading above it. totalMatches and filesWithMatches count everything found, even beyond maxResults; truncated says some were left out. outputMode=\"files_only\" lists only the files and their match counts.\n\
 \n\
-Literal text by default (regex=true for a regular expression); letter case is ignored unless caseSensitive=true; matches never span lines. Searched: files with an allowed ending, except hidden files and folders, files excluded by .gitignore or .ignore, and the trash. Binary files are skipped and counted; files that cannot be read (permission denied, not UTF-8, too large) are counted in unreadable with reasons.\n\
+Literal text by default (regex=true for a regular expression); letter case is ignored unless caseSensitive=true; matches never span lines. Searched: files with an allowed ending, except hidden files and folders, files excluded by .gitignore or .ignore, and the trash; symbolic links are not followed. Binary files are skipped and counted; files that cannot be read (permission denied, not UTF-8, too large) are counted in unreadable with reasons.\n\
 \n\
 To search inside one file you already know, use TextInspect with mode 'search' instead: same matches, plus the file's hash and format. After finding a match, read around it with TextRead and edit with TextReplace or TextPatch.\n\
 \n\
