@@ -76,6 +76,29 @@ pub fn cut(s: &str, max_chars: usize) -> String {
     }
 }
 
+/// `s` cut to at most `max_chars` characters that show byte offset `at`: the
+/// text starts a fifth of `max_chars` before `at`, with `…` where it was cut.
+/// A short `s` is returned whole.
+pub fn cut_around(s: &str, at: usize, max_chars: usize) -> String {
+    if s.char_indices().nth(max_chars).is_none() {
+        return s.to_string();
+    }
+    let mut at = at.min(s.len());
+    while !s.is_char_boundary(at) {
+        at -= 1;
+    }
+    let start = s[..at]
+        .char_indices()
+        .rev()
+        .take(max_chars / 5)
+        .last()
+        .map_or(at, |(i, _)| i);
+    if start == 0 {
+        return cut(s, max_chars);
+    }
+    format!("…{}", cut(&s[start..], max_chars))
+}
+
 /// A preview of `text`: at most `max_lines` lines and `max_chars` characters,
 /// saying how much was left out.
 pub fn preview(text: &str, max_lines: usize, max_chars: usize) -> String {
@@ -127,6 +150,11 @@ mod tests {
     #[test]
     fn cutting_counts_characters() {
         assert_eq!(cut("héllo", 2), "hé…");
+        assert_eq!(cut_around("héllo", 1, 5), "héllo");
+        assert_eq!(cut_around("0123456789abcdefghij", 15, 10), "…defghij");
+        assert_eq!(cut_around("0123456789abcdefghij", 1, 10), "0123456789…");
+        assert_eq!(cut_around("ééééééééééé", 15, 5), "…ééééé");
+        assert_eq!(cut_around("0123456789abcdefghij", 5, 10), "…3456789abc…");
         assert_eq!(cut("hé", 2), "hé");
         assert_eq!(preview("a\nb", 5, 100), "a\nb");
         assert_eq!(preview("a\nb\nc\nd", 2, 100), "a\nb\n… (2 more lines)");

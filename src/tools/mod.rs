@@ -21,4 +21,5 @@ pub mod text_inspect;
 pub mod text_patch;
 pub mod text_read;
 pub mod text_replace;
+pub mod text_search;
 pub mod tool;

@@ -32,6 +32,7 @@ use super::text_inspect::TextInspect;
 use super::text_patch::TextPatch;
 use super::text_read::TextRead;
 use super::text_replace::TextReplace;
+use super::text_search::TextSearch;
 use super::tool::{ToolEntry, Toolset};
 
 /// Every tool this program has, in the order they are listed.
@@ -41,6 +42,7 @@ pub fn all_tools() -> Vec<ToolEntry> {
         ToolEntry::of::<TextRead>(),
         ToolEntry::of::<TextPatch>(),
         ToolEntry::of::<TextReplace>(),
+        ToolEntry::of::<TextSearch>(),
         ToolEntry::of::<ListDirectories>(),
         ToolEntry::of::<ListFiles>(),
         ToolEntry::of::<Move>(),

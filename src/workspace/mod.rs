@@ -1,5 +1,6 @@
 //! The file system layer: roots and path confinement, reading and decoding,
-//! atomic writes and per-file locks, listings, moves and the trash.
+//! atomic writes and per-file locks, listings, moves and the trash, and
+//! searching many files.
 //!
 //! [`Workspace`] is what tools hold. Every edit goes through
 //! [`Workspace::edit`], which takes the file's lock, reads it, checks
@@ -34,6 +35,7 @@ pub mod listing;
 pub mod read;
 pub mod relocate;
 pub mod roots;
+pub mod search;
 pub mod stale_temps;
 pub mod timestamp;
 pub mod trash;

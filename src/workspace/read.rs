@@ -57,6 +57,13 @@ impl fmt::Display for ReadError {
 
 impl std::error::Error for ReadError {}
 
+impl ReadError {
+    /// Whether the file was refused because it is binary.
+    pub fn is_binary(&self) -> bool {
+        matches!(self, ReadError::Decode(DecodeError::Binary { .. }))
+    }
+}
+
 /// Reads and decodes the file at `path` (a real, confined path).
 pub fn read_document(
     path: &Path,

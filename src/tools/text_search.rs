@@ -1,0 +1,559 @@
+//! TextSearch: text or a regex across many files, results grouped by file.
+//!
+//! The walk counts every match in every file it may look at (see
+//! [`crate::workspace::search`]); only the files the response shows are read
+//! again for the matches' text, context and nearest heading. So `totalMatches`
+//! is always exact, a response stays small, and the Markdown outline is built
+//! only for files that are shown. Results are sorted by path, and matches by
+//! line, whatever order the threads found them in.
+//!
+//! With neither `directoryPath` nor `filePath`, every root is searched.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::context::ToolContext;
+use super::error::ToolError;
+use super::text_inspect::{MatchContext, NearestHeading, SearchMatch};
+use super::tool::{Effects, Tool, Toolset};
+use crate::text::document::Document;
+use crate::text::excerpt::{MAX_CONTEXT_LINE, cut, cut_around};
+use crate::text::format::{Format, format_of};
+use crate::text::markdown::{self, MarkdownOutline};
+use crate::workspace::WorkspaceError;
+use crate::workspace::roots::ResolvedPath;
+use crate::workspace::search::{
+    FileHits, FilePattern, LineMatch, Pattern, PatternError, SearchRequest, SearchScope,
+    SearchSummary, search,
+};
+
+/// Most matches (or files, in files_only mode) a response may hold.
+pub const MAX_RESULTS: usize = 500;
+/// Most context lines around a match.
+pub const MAX_CONTEXT: usize = 20;
+/// Unreadable files listed by path; the rest are only counted.
+pub const UNREADABLE_EXAMPLES: usize = 5;
+
+/// The TextSearch tool.
+pub struct TextSearch;
+
+/// What TextSearch returns for each file.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum OutputMode {
+    /// Matches with line, column, text, context and nearest heading.
+    #[default]
+    Content,
+    /// Only the files with their match counts.
+    FilesOnly,
+}
+
+fn default_context_lines() -> usize {
+    1
+}
+
+fn default_max_results() -> usize {
+    50
+}
+
+/// Parameters of TextSearch.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct TextSearchParams {
+    /// The text to find, or a regular expression with regex=true. Matches are found within single lines.
+    pub query: String,
+    /// Treat query as a regular expression (Rust regex syntax) instead of literal text (default false).
+    #[serde(default)]
+    pub regex: bool,
+    /// Match letter case exactly (default false: "readme" also finds "README").
+    #[serde(default)]
+    pub case_sensitive: bool,
+    /// Folder to search, with its subfolders (absolute or relative to the first root). Default: every root.
+    #[serde(default)]
+    pub directory_path: Option<String>,
+    /// Search only this file (absolute or relative to the first root). Not with directoryPath or filePattern.
+    #[serde(default)]
+    pub file_path: Option<String>,
+    /// Glob selecting files: without '/' it matches file names in any folder ("*.md", "*.{md,txt}"); with '/' it matches the path from the root ("notes/**/*.md"). Letter case is ignored.
+    #[serde(default)]
+    pub file_pattern: Option<String>,
+    /// Lines of context before and after each match (default 1, at most 20).
+    #[serde(default = "default_context_lines")]
+    pub context_lines: usize,
+    /// Most matches returned (default 50, at most 500); in files_only mode, most files listed. totalMatches counts every match regardless.
+    #[serde(default = "default_max_results")]
+    pub max_results: usize,
+    /// content (default): the matches of each file. files_only: only the files and their match counts.
+    #[serde(default)]
+    pub output_mode: OutputMode,
+}
+
+/// Result of TextSearch.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TextSearchOutput {
+    /// The query.
+    pub query: String,
+    /// The folders (or the file) searched.
+    pub searched_paths: Vec<String>,
+    /// Files with matches, sorted by path.
+    pub files: Vec<FileResult>,
+    /// Text files whose content was searched.
+    pub files_searched: usize,
+    /// Files with at least one match (listed or not).
+    pub files_with_matches: usize,
+    /// Matches in all files (shown or not).
+    pub total_matches: usize,
+    /// Whether some matches or files are not in this response (maxResults, or a cancelled search).
+    pub truncated: bool,
+    /// Binary files, skipped.
+    pub binary_files: usize,
+    /// Symbolic links, which are not followed.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub links_skipped: usize,
+    /// Files and folders that could not be read.
+    pub unreadable: UnreadableReport,
+    /// How to see more, or why nothing was found.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// One file's matches.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FileResult {
+    /// The file.
+    pub file_path: String,
+    /// How many matches the file holds (all of them, shown or not).
+    pub match_count: usize,
+    /// content mode: the matches shown, in line order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub matches: Option<Vec<SearchMatch>>,
+}
+
+/// Files and folders that could not be searched.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct UnreadableReport {
+    /// How many.
+    pub count: usize,
+    /// The first few, by path, with the reason.
+    pub examples: Vec<UnreadableFile>,
+}
+
+/// A file or folder that could not be searched.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UnreadableFile {
+    /// The file or folder.
+    pub file_path: String,
+    /// Why, e.g. permission denied, not UTF-8, too large.
+    pub reason: String,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+impl Tool for TextSearch {
+    type Params = TextSearchParams;
+    type Output = TextSearchOutput;
+
+    const NAME: &'static str = "TextSearch";
+    const TITLE: &'static str = "Search many files";
+    const TOOLSET: Toolset = Toolset::Text;
+    const EFFECTS: Effects = Effects::READ_ONLY;
+
+    fn description() -> &'static str {
+        "Searches for text or a regular expression across many files: every root (the whole vault or project), one folder, or the files a glob selects. Use it to find which files mention something and where.\n\
+\n\
+Results are grouped by file, sorted by path. Each match has its line, column, the line's text, context lines and, in Markdown files, the nearest heading above it. totalMatches and filesWithMatches count everything found, even beyond maxResults; truncated says some were left out. outputMode=\"files_only\" lists only the files and their match counts.\n\
+\n\
+Literal text by default (regex=true for a regular expression); letter case is ignored unless caseSensitive=true; matches never span lines. Searched: files with an allowed ending, except hidden files and folders, files excluded by .gitignore or .ignore, and the trash; symbolic links are not followed. Binary files are skipped and counted; files that cannot be read (permission denied, not UTF-8, too large) are counted in unreadable with reasons.\n\
+\n\
+To search inside one file you already know, use TextInspect with mode 'search' instead: same matches, plus the file's hash and format. After finding a match, read around it with TextRead and edit with TextReplace or TextPatch.\n\
+\n\
+Examples:\n\
+- Everywhere: query=\"quarterly review\"\n\
+- Markdown under notes/: query=\"TODO\", filePattern=\"notes/**/*.md\"\n\
+- A regex in one folder: query=\"TODO|FIXME\", regex=true, directoryPath=\"src\"\n\
+- Which files mention it: query=\"Acme\", outputMode=\"files_only\""
+    }
+
+    fn run(ctx: &ToolContext, params: TextSearchParams) -> Result<TextSearchOutput, ToolError> {
+        check_limits(&params)?;
+        let pattern = Pattern::new(&params.query, params.regex, params.case_sensitive)
+            .map_err(|e| pattern_error(e, &params.query))?;
+        let file_pattern = params
+            .file_pattern
+            .as_deref()
+            .map(FilePattern::new)
+            .transpose()
+            .map_err(|e| {
+                ToolError::new(e.to_string()).suggest(
+                    "Use * for any characters within a name, ** for any folders and {a,b} for alternatives, e.g. \"*.md\" or \"notes/**/*.md\"",
+                )
+            })?;
+        let scope = scope(ctx, &params)?;
+        let searched_paths = match &scope {
+            SearchScope::File(path) => vec![path.display()],
+            SearchScope::Folders(folders) => folders.iter().map(ResolvedPath::display).collect(),
+        };
+
+        let workspace = &ctx.workspace;
+        let cancel = ctx.cancel_flag();
+        let report = |done: usize| {
+            ctx.progress(
+                done as f64,
+                None,
+                format!("{done} files searched for '{}'", cut(&params.query, 60)),
+            )
+        };
+        let summary = search(&SearchRequest {
+            scope,
+            pattern: &pattern,
+            file_pattern: file_pattern.as_ref(),
+            extensions: &workspace.options().extensions,
+            max_file_size: workspace.options().max_file_size,
+            cancel: &cancel,
+            progress: &report,
+        });
+
+        let total_matches = summary.total_matches();
+        let mut notes = Vec::new();
+        let (files, shown) = match params.output_mode {
+            OutputMode::FilesOnly => {
+                let files: Vec<FileResult> = summary
+                    .files
+                    .iter()
+                    .take(params.max_results)
+                    .map(|hits| FileResult {
+                        file_path: hits.path.display(),
+                        match_count: hits.matches,
+                        matches: None,
+                    })
+                    .collect();
+                let listed = files.len();
+                (files, listed)
+            }
+            OutputMode::Content => {
+                let details = Details {
+                    ctx,
+                    pattern: &pattern,
+                    context_lines: params.context_lines,
+                };
+                details.collect(&summary.files, params.max_results, &mut notes)
+            }
+        };
+        let complete = match params.output_mode {
+            OutputMode::FilesOnly => shown == summary.files.len(),
+            OutputMode::Content => shown == total_matches,
+        };
+        let truncated = summary.cancelled || !complete;
+        if summary.cancelled {
+            notes.insert(
+                0,
+                format!(
+                    "The search was cancelled after {} files; the results cover only those",
+                    summary.files_searched
+                ),
+            );
+        } else if !complete {
+            notes.insert(0, more_note(&params, &summary, shown, total_matches));
+        }
+        if total_matches == 0 && !summary.cancelled {
+            notes.push(nothing_found_note(&params, &summary));
+        }
+        Ok(TextSearchOutput {
+            query: params.query.clone(),
+            searched_paths,
+            files,
+            files_searched: summary.files_searched,
+            files_with_matches: summary.files.len(),
+            total_matches,
+            truncated,
+            binary_files: summary.binary_files,
+            links_skipped: summary.links_skipped,
+            unreadable: UnreadableReport {
+                count: summary.unreadable.len(),
+                examples: summary
+                    .unreadable
+                    .iter()
+                    .take(UNREADABLE_EXAMPLES)
+                    .map(|u| UnreadableFile {
+                        file_path: u.path.display().to_string(),
+                        reason: u.reason.clone(),
+                    })
+                    .collect(),
+            },
+            note: (!notes.is_empty()).then(|| notes.join("; ")),
+        })
+    }
+}
+
+fn check_limits(params: &TextSearchParams) -> Result<(), ToolError> {
+    if params.context_lines > MAX_CONTEXT {
+        return Err(ToolError::new(format!(
+            "contextLines {} is too large: at most {MAX_CONTEXT} lines around each match",
+            params.context_lines
+        ))
+        .suggest("Use TextRead to read a larger range around a match"));
+    }
+    if params.max_results == 0 || params.max_results > MAX_RESULTS {
+        return Err(ToolError::new(format!(
+            "maxResults {} is out of range: it must be between 1 and {MAX_RESULTS}",
+            params.max_results
+        ))
+        .suggest("To see only which files match and how often, use outputMode \"files_only\"")
+        .suggest("To see more matches, narrow the search with directoryPath or filePattern"));
+    }
+    if params.file_path.is_some() && params.directory_path.is_some() {
+        return Err(ToolError::new(
+            "filePath and directoryPath were both given, but a search covers either one file or one folder",
+        )
+        .suggest("Pass filePath to search one file, or directoryPath to search a folder and its subfolders"));
+    }
+    if params.file_path.is_some() && params.file_pattern.is_some() {
+        return Err(ToolError::new(
+            "filePath and filePattern were both given, but filePattern selects files in folders and filePath names one file",
+        )
+        .suggest("Leave out filePattern to search the file, or leave out filePath and use directoryPath with filePattern"));
+    }
+    Ok(())
+}
+
+fn pattern_error(error: PatternError, query: &str) -> ToolError {
+    match error {
+        PatternError::Empty => ToolError::new("query is empty: there is nothing to search for")
+            .suggest("Pass the text to find as query, e.g. query=\"meeting notes\""),
+        PatternError::LineBreak => ToolError::new(format!(
+            "query '{}' contains a line break, but TextSearch finds matches within single lines",
+            cut(query, 100).replace('\n', "\\n").replace('\r', "\\r")
+        ))
+        .suggest("Search for one of the lines, e.g. the most distinctive one")
+        .suggest("To match text across lines in one file, use TextInspect with mode 'search' and regex=true"),
+        PatternError::Invalid { message } => {
+            ToolError::new(format!("Invalid regex '{query}': {message}"))
+                .suggest("Fix the pattern, or pass regex=false to search for the text literally")
+                .suggest("Characters such as ( ) [ ] { } . * + ? | \\ need a backslash to match themselves")
+        }
+    }
+}
+
+fn scope(ctx: &ToolContext, params: &TextSearchParams) -> Result<SearchScope, ToolError> {
+    let workspace = &ctx.workspace;
+    if let Some(file) = &params.file_path {
+        return Ok(SearchScope::File(workspace.resolve_file(file)?));
+    }
+    let roots = workspace.roots();
+    match &params.directory_path {
+        Some(dir) => {
+            let path = roots.resolve_existing(dir).map_err(WorkspaceError::from)?;
+            if !path.real.is_dir() {
+                return Err(ToolError::new(format!(
+                    "directoryPath '{dir}' is a file, not a folder"
+                ))
+                .suggest(format!(
+                    "To search only this file, pass filePath \"{dir}\" instead"
+                ))
+                .suggest("Or pass the folder that holds it as directoryPath"));
+            }
+            Ok(SearchScope::Folders(vec![path]))
+        }
+        None => {
+            if roots.list().is_empty() {
+                return Err(
+                    WorkspaceError::from(crate::workspace::roots::PathError::NoRoots).into(),
+                );
+            }
+            Ok(SearchScope::Folders(
+                roots
+                    .list()
+                    .iter()
+                    .map(|root| ResolvedPath {
+                        real: root.clone(),
+                        root: root.clone(),
+                        exists: true,
+                    })
+                    .collect(),
+            ))
+        }
+    }
+}
+
+/// Reads the files a response shows and builds their matches.
+struct Details<'a> {
+    ctx: &'a ToolContext,
+    pattern: &'a Pattern,
+    context_lines: usize,
+}
+
+impl Details<'_> {
+    /// The first `max` matches in path order, and how many they are.
+    fn collect(
+        &self,
+        files: &[FileHits],
+        max: usize,
+        notes: &mut Vec<String>,
+    ) -> (Vec<FileResult>, usize) {
+        let mut results = Vec::new();
+        let mut shown = 0;
+        for hits in files {
+            if shown >= max {
+                break;
+            }
+            let doc = match self.ctx.workspace.read_resolved(&hits.path, None) {
+                Ok(doc) => doc,
+                Err(error) => {
+                    // It changed or vanished since the walk read it.
+                    notes.push(format!(
+                        "{} could not be read again to show its matches: {error}",
+                        hits.path.display()
+                    ));
+                    continue;
+                }
+            };
+            let found = self.pattern.find(doc.text(), max - shown);
+            if found.is_empty() {
+                continue;
+            }
+            shown += found.len();
+            let outline = (format_of(&hits.path.real) == Format::Markdown)
+                .then(|| markdown::parse(doc.text()));
+            let matches = found
+                .iter()
+                .map(|m| self.one_match(&doc, m, outline.as_ref()))
+                .collect();
+            results.push(FileResult {
+                file_path: hits.path.display(),
+                match_count: hits.matches,
+                matches: Some(matches),
+            });
+        }
+        (results, shown)
+    }
+
+    fn one_match(
+        &self,
+        doc: &Document,
+        m: &LineMatch,
+        outline: Option<&MarkdownOutline>,
+    ) -> SearchMatch {
+        let line = m.line;
+        let n = self.context_lines;
+        let context = (n > 0).then(|| MatchContext {
+            before: (line.saturating_sub(n).max(1)..line)
+                .map(|k| cut(doc.line(k), MAX_CONTEXT_LINE))
+                .collect(),
+            after: (line + 1..=(line + n).min(doc.line_count()))
+                .map(|k| cut(doc.line(k), MAX_CONTEXT_LINE))
+                .collect(),
+        });
+        SearchMatch {
+            line,
+            column: m.column,
+            text: cut_around(doc.line(line), m.start, MAX_CONTEXT_LINE),
+            context,
+            nearest_heading: outline.and_then(|o| o.nearest_heading(line)).map(|h| {
+                NearestHeading {
+                    level: h.level,
+                    text: h.text.clone(),
+                    line: h.line,
+                }
+            }),
+        }
+    }
+}
+
+fn more_note(
+    params: &TextSearchParams,
+    summary: &SearchSummary,
+    shown: usize,
+    total: usize,
+) -> String {
+    match params.output_mode {
+        OutputMode::FilesOnly => format!(
+            "Listing the first {shown} of {} files with matches, by path; raise maxResults (at most {MAX_RESULTS}) or narrow the search with directoryPath or filePattern",
+            summary.files.len()
+        ),
+        OutputMode::Content => format!(
+            "Showing the first {shown} of {total} matches (in {} files), by path; narrow the search with directoryPath or filePattern, raise maxResults (at most {MAX_RESULTS}), or use outputMode \"files_only\" to list every file",
+            summary.files.len()
+        ),
+    }
+}
+
+fn nothing_found_note(params: &TextSearchParams, summary: &SearchSummary) -> String {
+    if summary.files_searched == 0 {
+        let skipped = summary.binary_files + summary.unreadable.len();
+        return if skipped > 0 {
+            format!(
+                "No text file was searched: {} binary and {} unreadable files were skipped",
+                summary.binary_files,
+                summary.unreadable.len()
+            )
+        } else if let Some(pattern) = &params.file_pattern {
+            format!(
+                "No file was searched: no file with an allowed ending matches filePattern '{pattern}' (hidden and ignored files are left out)"
+            )
+        } else {
+            "No file was searched: there are no files with an allowed ending here (hidden and ignored files are left out)".to_string()
+        };
+    }
+    let mut note = format!("No matches in {} files", summary.files_searched);
+    if params.case_sensitive {
+        note.push_str("; caseSensitive is on, so letter case must match exactly");
+    }
+    let looks_like_regex = ["|", ".*", "\\d", "\\w", "\\s", "^", "$"]
+        .iter()
+        .any(|s| params.query.contains(s));
+    if !params.regex && looks_like_regex {
+        note.push_str(
+            "; the query was taken literally: pass regex=true if it is a regular expression",
+        );
+    }
+    note.push_str("; hidden files, files excluded by .gitignore or .ignore, and files with other endings are not searched");
+    note
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params(args: serde_json::Value) -> TextSearchParams {
+        super::super::args::parse_args::<TextSearchParams>("TextSearch", args)
+            .unwrap()
+            .0
+    }
+
+    #[test]
+    fn defaults_and_modes() {
+        let p = params(serde_json::json!({"query": "x"}));
+        assert_eq!(
+            (p.context_lines, p.max_results, p.output_mode),
+            (1, 50, OutputMode::Content)
+        );
+        let p = params(serde_json::json!({"query": "x", "outputMode": "files_only"}));
+        assert_eq!(p.output_mode, OutputMode::FilesOnly);
+    }
+
+    #[test]
+    fn contradictions_and_limits_are_refused() {
+        let refused = |args| check_limits(&params(args)).unwrap_err().message;
+        assert!(
+            refused(serde_json::json!({"query": "x", "filePath": "a.md", "directoryPath": "."}))
+                .starts_with("filePath and directoryPath were both given")
+        );
+        assert!(
+            refused(serde_json::json!({"query": "x", "filePath": "a.md", "filePattern": "*.md"}))
+                .starts_with("filePath and filePattern were both given")
+        );
+        assert_eq!(
+            refused(serde_json::json!({"query": "x", "maxResults": 0})),
+            "maxResults 0 is out of range: it must be between 1 and 500"
+        );
+        assert_eq!(
+            refused(serde_json::json!({"query": "x", "contextLines": 21})),
+            "contextLines 21 is too large: at most 20 lines around each match"
+        );
+    }
+}

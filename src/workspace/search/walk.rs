@@ -1,0 +1,406 @@
+//! The parallel walk: every file a search may look at, read and counted on
+//! the thread that found it.
+//!
+//! What is looked at: files below the start folders with an allowed ending
+//! (and matching `filePattern`, if given), except hidden files and folders,
+//! anything a `.gitignore` or `.ignore` file inside the roots excludes (in a
+//! git repository or not), and the trash folder. Symbolic links are not
+//! followed, so a walk never leaves the folder it started in; they are counted
+//! as skipped. Folders that cannot be listed and files that cannot be read are
+//! reported with the reason, never passed over in silence.
+//!
+//! Each thread keeps its own searcher, read buffer and tally, and hands the
+//! tally over once when the walk ends, so nothing is shared per file except
+//! the progress counter.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use grep_searcher::Searcher;
+use ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkBuilder, WalkState};
+
+use super::ancestor_rules::AncestorRules;
+use super::contents::read_text;
+use super::file_pattern::FilePattern;
+use super::pattern::Pattern;
+use crate::workspace::extensions::ExtensionFilter;
+use crate::workspace::roots::ResolvedPath;
+
+/// The folder, inside each root, that removed files are moved to.
+const TRASH: &str = ".trash";
+
+/// Shortest time between two progress reports, in milliseconds.
+const PROGRESS_INTERVAL_MS: u64 = 100;
+
+/// Where a search looks.
+#[derive(Debug, Clone)]
+pub enum SearchScope {
+    /// These folders, walked. A folder inside another one in the list is
+    /// walked only once, as part of the outer one.
+    Folders(Vec<ResolvedPath>),
+    /// This one file, searched even if it is hidden or ignored.
+    File(ResolvedPath),
+}
+
+/// What to search for, where, and how to report back.
+pub struct SearchRequest<'a> {
+    /// Where to look.
+    pub scope: SearchScope,
+    /// What to look for.
+    pub pattern: &'a Pattern,
+    /// Only files this glob selects, if given.
+    pub file_pattern: Option<&'a FilePattern>,
+    /// Only files with these endings.
+    pub extensions: &'a ExtensionFilter,
+    /// Larger files are reported as unreadable.
+    pub max_file_size: u64,
+    /// Set by the caller to stop the search early.
+    pub cancel: &'a AtomicBool,
+    /// Called with the number of files looked at so far, at most every 100 ms.
+    pub progress: &'a (dyn Fn(usize) + Sync),
+}
+
+/// A file with matches.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileHits {
+    /// The file.
+    pub path: ResolvedPath,
+    /// How many matches it holds.
+    pub matches: usize,
+}
+
+/// A file or folder that could not be searched.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unreadable {
+    /// The file or folder.
+    pub path: PathBuf,
+    /// Why, e.g. "it could not be read: Permission denied (os error 13)".
+    pub reason: String,
+}
+
+/// What a search found.
+#[derive(Debug, Default)]
+pub struct SearchSummary {
+    /// Files with matches, sorted by path.
+    pub files: Vec<FileHits>,
+    /// Text files whose content was searched.
+    pub files_searched: usize,
+    /// Binary files, skipped.
+    pub binary_files: usize,
+    /// Symbolic links, not followed.
+    pub links_skipped: usize,
+    /// Files and folders that could not be read, sorted by path.
+    pub unreadable: Vec<Unreadable>,
+    /// Whether the search stopped early because it was cancelled.
+    pub cancelled: bool,
+}
+
+impl SearchSummary {
+    /// Matches in all files.
+    pub fn total_matches(&self) -> usize {
+        self.files.iter().map(|f| f.matches).sum()
+    }
+
+    fn absorb(&mut self, tally: Tally) {
+        self.files.extend(tally.files);
+        self.files_searched += tally.searched;
+        self.binary_files += tally.binary;
+        self.links_skipped += tally.links;
+        self.unreadable.extend(tally.unreadable);
+    }
+}
+
+/// Searches every file of `request.scope` and counts the matches.
+pub fn search(request: &SearchRequest<'_>) -> SearchSummary {
+    let progress = Progress {
+        report: request.progress,
+        started: Instant::now(),
+        done: AtomicUsize::new(0),
+        last_ms: AtomicU64::new(0),
+    };
+    let mut summary = SearchSummary::default();
+    match &request.scope {
+        SearchScope::File(path) => {
+            let mut tally = Tally::default();
+            let mut buffer = Vec::new();
+            tally.search_file(
+                request,
+                &path.real,
+                &path.root,
+                &mut request.pattern.searcher(),
+                &mut buffer,
+            );
+            summary.absorb(tally);
+        }
+        SearchScope::Folders(folders) => {
+            for folder in outermost(folders) {
+                if request.cancel.load(Ordering::Relaxed) {
+                    break;
+                }
+                summary.absorb(walk_folder(request, folder, &progress));
+            }
+        }
+    }
+    summary.cancelled = request.cancel.load(Ordering::Relaxed);
+    summary
+        .files
+        .sort_unstable_by(|a, b| a.path.real.cmp(&b.path.real));
+    summary
+        .unreadable
+        .sort_unstable_by(|a, b| a.path.cmp(&b.path));
+    summary
+}
+
+/// The folders not inside another folder of the list, each once.
+fn outermost(folders: &[ResolvedPath]) -> Vec<&ResolvedPath> {
+    let mut kept: Vec<&ResolvedPath> = Vec::new();
+    for folder in folders {
+        let inside_other = folders
+            .iter()
+            .any(|other| other.real != folder.real && folder.real.starts_with(&other.real));
+        if !inside_other && !kept.iter().any(|k| k.real == folder.real) {
+            kept.push(folder);
+        }
+    }
+    kept
+}
+
+fn walk_folder(
+    request: &SearchRequest<'_>,
+    folder: &ResolvedPath,
+    progress: &Progress<'_>,
+) -> Tally {
+    let mut builder = WalkBuilder::new(&folder.real);
+    builder
+        .hidden(true)
+        .ignore(true)
+        .git_ignore(true)
+        .git_exclude(true)
+        .require_git(false)
+        // Nothing outside the roots is read: no global gitignore, no ignore
+        // files above the root (those between the root and the folder come
+        // from AncestorRules).
+        .git_global(false)
+        .parents(false)
+        .follow_links(false);
+    let rules = AncestorRules::between(&folder.root, &folder.real);
+    if !rules.is_empty() {
+        let rules = Arc::new(rules);
+        builder.filter_entry(move |entry| {
+            !rules.ignores(entry.path(), entry.file_type().is_some_and(|t| t.is_dir()))
+        });
+    }
+    let walk = Walk {
+        request,
+        root: &folder.root,
+        progress,
+        merged: Mutex::new(Tally::default()),
+    };
+    builder
+        .build_parallel()
+        .visit(&mut VisitorBuilder { walk: &walk });
+    walk.merged.into_inner().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Counts kept by one thread.
+#[derive(Debug, Default)]
+struct Tally {
+    files: Vec<FileHits>,
+    searched: usize,
+    binary: usize,
+    links: usize,
+    unreadable: Vec<Unreadable>,
+}
+
+impl Tally {
+    fn search_file(
+        &mut self,
+        request: &SearchRequest<'_>,
+        path: &Path,
+        root: &Path,
+        searcher: &mut Searcher,
+        buffer: &mut Vec<u8>,
+    ) {
+        match read_text(path, request.max_file_size, buffer) {
+            Ok(contents) => {
+                self.searched += 1;
+                let matches = request.pattern.count(searcher, contents.bytes());
+                if matches > 0 {
+                    self.files.push(FileHits {
+                        path: ResolvedPath {
+                            real: path.to_path_buf(),
+                            root: root.to_path_buf(),
+                            exists: true,
+                        },
+                        matches,
+                    });
+                }
+            }
+            Err(error) if error.is_binary() => self.binary += 1,
+            Err(error) => self.unreadable.push(Unreadable {
+                path: path.to_path_buf(),
+                reason: error.to_string(),
+            }),
+        }
+    }
+
+    fn merge(&mut self, other: Tally) {
+        self.files.extend(other.files);
+        self.searched += other.searched;
+        self.binary += other.binary;
+        self.links += other.links;
+        self.unreadable.extend(other.unreadable);
+    }
+
+    /// Records the folders and files the walker could not open.
+    fn walk_error(&mut self, error: &ignore::Error) {
+        match error {
+            ignore::Error::WithPath { path, err } => match err.as_ref() {
+                ignore::Error::Io(io) => {
+                    let reason = if path.is_dir() {
+                        format!("the folder could not be listed: {io}")
+                    } else {
+                        format!("it could not be read: {io}")
+                    };
+                    self.unreadable.push(Unreadable {
+                        path: path.clone(),
+                        reason,
+                    });
+                }
+                other => self.walk_error(other),
+            },
+            ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+                self.walk_error(err)
+            }
+            ignore::Error::Partial(errors) => errors.iter().for_each(|e| self.walk_error(e)),
+            // A bad glob in an ignore file spoils only its own line.
+            _ => {}
+        }
+    }
+}
+
+/// Rate-limited progress reports shared by the threads of a search.
+struct Progress<'a> {
+    report: &'a (dyn Fn(usize) + Sync),
+    started: Instant,
+    done: AtomicUsize,
+    last_ms: AtomicU64,
+}
+
+impl Progress<'_> {
+    fn tick(&self) {
+        let done = self.done.fetch_add(1, Ordering::Relaxed) + 1;
+        let now = self.started.elapsed().as_millis() as u64;
+        let last = self.last_ms.load(Ordering::Relaxed);
+        if now >= last + PROGRESS_INTERVAL_MS
+            && self
+                .last_ms
+                .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
+                .is_ok()
+        {
+            (self.report)(done);
+        }
+    }
+}
+
+/// One walk of one folder.
+struct Walk<'s> {
+    request: &'s SearchRequest<'s>,
+    root: &'s Path,
+    progress: &'s Progress<'s>,
+    merged: Mutex<Tally>,
+}
+
+struct VisitorBuilder<'s> {
+    walk: &'s Walk<'s>,
+}
+
+impl<'s> ParallelVisitorBuilder<'s> for VisitorBuilder<'s> {
+    fn build(&mut self) -> Box<dyn ParallelVisitor + 's> {
+        Box::new(Visitor {
+            walk: self.walk,
+            searcher: self.walk.request.pattern.searcher(),
+            buffer: Vec::new(),
+            tally: Tally::default(),
+        })
+    }
+}
+
+/// The per-thread state of a walk.
+struct Visitor<'s> {
+    walk: &'s Walk<'s>,
+    searcher: Searcher,
+    buffer: Vec<u8>,
+    tally: Tally,
+}
+
+impl Visitor<'_> {
+    fn selected(&self, path: &Path) -> bool {
+        let request = self.walk.request;
+        request.extensions.allows(path)
+            && request.file_pattern.is_none_or(|pattern| {
+                pattern.matches(path.strip_prefix(self.walk.root).unwrap_or(path))
+            })
+    }
+}
+
+impl ParallelVisitor for Visitor<'_> {
+    fn visit(&mut self, entry: Result<DirEntry, ignore::Error>) -> WalkState {
+        let request = self.walk.request;
+        if request.cancel.load(Ordering::Relaxed) {
+            return WalkState::Quit;
+        }
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(error) => {
+                self.tally.walk_error(&error);
+                return WalkState::Continue;
+            }
+        };
+        let Some(kind) = entry.file_type() else {
+            return WalkState::Continue;
+        };
+        if kind.is_dir() {
+            if entry.depth() > 0 && entry.file_name() == TRASH {
+                return WalkState::Skip;
+            }
+            return WalkState::Continue;
+        }
+        let path = entry.path();
+        if kind.is_symlink() {
+            // Counted when it leads to a folder, or to a file the search would
+            // otherwise have looked at.
+            let to_dir = std::fs::metadata(path).is_ok_and(|m| m.is_dir());
+            if to_dir || self.selected(path) {
+                self.tally.links += 1;
+            }
+            return WalkState::Continue;
+        }
+        // Devices, sockets and pipes are never opened: reading a pipe can block.
+        if !kind.is_file() || !self.selected(path) {
+            return WalkState::Continue;
+        }
+        self.tally.search_file(
+            request,
+            path,
+            self.walk.root,
+            &mut self.searcher,
+            &mut self.buffer,
+        );
+        self.walk.progress.tick();
+        WalkState::Continue
+    }
+}
+
+impl Drop for Visitor<'_> {
+    fn drop(&mut self) {
+        let tally = std::mem::take(&mut self.tally);
+        self.walk
+            .merged
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .merge(tally);
+    }
+}

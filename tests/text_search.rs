@@ -1,0 +1,400 @@
+//! TextSearch on a small vault with the cases a search has to get right:
+//! ignored, hidden, trashed, binary and unreadable files, CRLF line endings,
+//! headings inside code fences, regexes, case folding and Unicode, globs,
+//! output modes, truncation, context, errors, links and cancellation.
+//!
+//! Responses are compared with golden files in `tests/snapshots/`, with the
+//! vault's absolute path replaced by `<vault>`.
+
+mod support;
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use serde_json::{Value, json};
+use support::Vault;
+
+const PLAN: &str = "\
+---
+title: Plan
+---
+# Plan
+
+Intro with a TODO.
+
+## Tasks
+
+- todo: write the report
+- Todo: call Ana
+
+```sh
+# todo: this is a comment, not a heading
+make
+```
+
+### Later
+
+Nothing todo here, todo there.
+";
+
+fn vault() -> Vault {
+    let v = Vault::new();
+    v.write(".gitignore", "ignored/\n*.draft.md\n");
+    v.write("notes/plan.md", PLAN);
+    v.write(
+        "notes/windows.md",
+        "# Windows\r\n\r\nA todo with CRLF\r\nlast line todo\r\n",
+    );
+    v.write(
+        "notes/unicode.txt",
+        "Straße and STRASSE\nÉCOLE\nune école\n",
+    );
+    v.write("notes/idea.draft.md", "todo in a draft\n");
+    v.write("ignored/skip.md", "todo in an ignored folder\n");
+    v.write(".hidden/secret.md", "todo in a hidden folder\n");
+    v.write(".dotfile.md", "todo in a hidden file\n");
+    v.write(".trash/old.md", "todo in the trash\n");
+    v.write("assets/picture.png", "todo in a file with another ending\n");
+    v.write(
+        "assets/blob.txt",
+        b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR todo\x00\x01",
+    );
+    v.write(
+        "src/main.rs",
+        "fn main() {\n    helper(1);\n}\n\nfn helper(n: u32) -> u32 {\n    n + 1 // todo\n}\n",
+    );
+    v
+}
+
+/// The response with the vault's path replaced by `<vault>`.
+fn redacted(v: &Vault, value: Value) -> Value {
+    let text = serde_json::to_string(&value).unwrap();
+    let root = v.root.display().to_string();
+    let outside = v.outside().display().to_string();
+    let text = text
+        .replace(&root, "<vault>")
+        .replace(&outside, "<outside>");
+    serde_json::from_str(&text).unwrap()
+}
+
+fn search(v: &Vault, args: Value) -> Value {
+    redacted(v, v.ok("TextSearch", args))
+}
+
+fn refused(v: &Vault, args: Value) -> Value {
+    redacted(v, v.err("TextSearch", args))
+}
+
+#[test]
+fn literal_search_of_the_whole_vault() {
+    let v = vault();
+    insta::assert_json_snapshot!("whole_vault", search(&v, json!({"query": "todo"})));
+}
+
+#[test]
+fn regex_with_captures() {
+    let v = vault();
+    insta::assert_json_snapshot!(
+        "regex",
+        search(
+            &v,
+            json!({"query": r"fn (\w+)\((\w*)", "regex": true, "contextLines": 0})
+        )
+    );
+}
+
+#[test]
+fn case_folding_and_unicode() {
+    let v = vault();
+    let folded = search(&v, json!({"query": "école", "contextLines": 0}));
+    let sharp_s = search(&v, json!({"query": "STRAẞE", "contextLines": 0}));
+    let exact = search(
+        &v,
+        json!({"query": "ÉCOLE", "caseSensitive": true, "contextLines": 0}),
+    );
+    let no_full_folding = search(&v, json!({"query": "strasse", "filePattern": "*.txt"}));
+    insta::assert_json_snapshot!(
+        "unicode",
+        json!({"folded": folded, "sharpS": sharp_s, "exact": exact, "noFullFolding": no_full_folding})
+    );
+}
+
+#[test]
+fn file_patterns_and_folders() {
+    let v = vault();
+    let md_under_notes = search(
+        &v,
+        json!({"query": "todo", "filePattern": "notes/**/*.md", "outputMode": "files_only"}),
+    );
+    let any_txt = search(
+        &v,
+        json!({"query": "e", "filePattern": "*.TXT", "outputMode": "files_only"}),
+    );
+    // The root's .gitignore still applies when the search starts in a subfolder.
+    let in_notes = search(
+        &v,
+        json!({"query": "todo", "directoryPath": "notes", "outputMode": "files_only"}),
+    );
+    insta::assert_json_snapshot!(
+        "file_patterns",
+        json!({"mdUnderNotes": md_under_notes, "anyTxt": any_txt, "inNotes": in_notes})
+    );
+}
+
+#[test]
+fn files_only_truncation_and_context() {
+    let v = vault();
+    let files_only = search(&v, json!({"query": "todo", "outputMode": "files_only"}));
+    let truncated = search(
+        &v,
+        json!({"query": "todo", "maxResults": 3, "contextLines": 0}),
+    );
+    let files_truncated = search(
+        &v,
+        json!({"query": "todo", "maxResults": 1, "outputMode": "files_only"}),
+    );
+    let wide_context = search(
+        &v,
+        json!({"query": "call ana", "contextLines": 3, "filePath": "notes/plan.md"}),
+    );
+    insta::assert_json_snapshot!(
+        "modes",
+        json!({
+            "filesOnly": files_only,
+            "truncated": truncated,
+            "filesTruncated": files_truncated,
+            "wideContext": wide_context,
+        })
+    );
+}
+
+#[test]
+fn one_file_even_if_hidden() {
+    let v = vault();
+    let hidden = search(
+        &v,
+        json!({"query": "todo", "filePath": ".hidden/secret.md"}),
+    );
+    let binary = search(&v, json!({"query": "todo", "filePath": "assets/blob.txt"}));
+    insta::assert_json_snapshot!("one_file", json!({"hidden": hidden, "binary": binary}));
+}
+
+#[test]
+fn nothing_found_says_what_was_searched() {
+    let v = vault();
+    let none = search(&v, json!({"query": "todo|fixme"}));
+    let no_files = search(&v, json!({"query": "todo", "filePattern": "*.pdf"}));
+    insta::assert_json_snapshot!("nothing_found", json!({"none": none, "noFiles": no_files}));
+}
+
+#[test]
+fn refusals() {
+    let v = vault();
+    std::fs::write(v.outside().join("outside.md"), "todo\n").unwrap();
+    insta::assert_json_snapshot!(
+        "refusals",
+        json!({
+            "emptyQuery": refused(&v, json!({"query": ""})),
+            "invalidRegex": refused(&v, json!({"query": "(todo", "regex": true})),
+            "lineBreak": refused(&v, json!({"query": "a\nb"})),
+            "regexLineBreak": refused(&v, json!({"query": r"todo\nnext", "regex": true})),
+            "badGlob": refused(&v, json!({"query": "x", "filePattern": "notes/[a-"})),
+            "directoryIsAFile": refused(&v, json!({"query": "x", "directoryPath": "notes/plan.md"})),
+            "fileAndDirectory": refused(&v, json!({"query": "x", "filePath": "notes/plan.md", "directoryPath": "notes"})),
+            "fileAndPattern": refused(&v, json!({"query": "x", "filePath": "notes/plan.md", "filePattern": "*.md"})),
+            "outside": refused(&v, json!({"query": "x", "directoryPath": ".."})),
+            "tooMany": refused(&v, json!({"query": "x", "maxResults": 501})),
+            "unknownParameter": refused(&v, json!({"query": "x", "path": "notes"})),
+        })
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn links_are_not_followed() {
+    let v = Vault::new();
+    v.write("inside.md", "todo inside\n");
+    std::fs::create_dir_all(v.outside().join("elsewhere")).unwrap();
+    std::fs::write(v.outside().join("elsewhere/secret.md"), "todo outside\n").unwrap();
+    std::os::unix::fs::symlink(v.outside().join("elsewhere"), v.root.join("linked-dir")).unwrap();
+    std::os::unix::fs::symlink(
+        v.outside().join("elsewhere/secret.md"),
+        v.root.join("linked.md"),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(v.root.join("inside.md"), v.root.join("alias.md")).unwrap();
+    let result = v.ok(
+        "TextSearch",
+        json!({"query": "todo", "outputMode": "files_only"}),
+    );
+    assert_eq!(result["totalMatches"], 1);
+    assert_eq!(result["linksSkipped"], 3);
+    assert_eq!(
+        result["files"][0]["filePath"],
+        v.root.join("inside.md").display().to_string()
+    );
+    // A link named explicitly is resolved, and refused when it leads outside.
+    let err = v.err(
+        "TextSearch",
+        json!({"query": "todo", "filePath": "linked.md"}),
+    );
+    assert!(
+        err["message"]
+            .as_str()
+            .unwrap()
+            .contains("symbolic link that leads outside"),
+        "{err}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn unreadable_files_are_reported() {
+    use std::os::unix::fs::PermissionsExt;
+    let v = vault();
+    let locked = v.write("notes/locked.md", "todo\n");
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
+    v.write("notes/latin1.txt", b"caf\xe9 todo\n");
+    if std::fs::read(&locked).is_ok() {
+        // Running with privileges that read anything: only the encoding case applies.
+        let result = v.ok("TextSearch", json!({"query": "todo"}));
+        assert_eq!(result["unreadable"]["count"], 1);
+        return;
+    }
+    let result = search(&v, json!({"query": "todo", "outputMode": "files_only"}));
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o644)).unwrap();
+    // Asserted here rather than in a golden file: only unprivileged runs get here.
+    assert_eq!(
+        result["unreadable"],
+        json!({"count": 2, "examples": [
+            {"filePath": "<vault>/notes/latin1.txt", "reason": "it is not valid UTF-8 (first invalid byte at offset 3, line 1); it is probably encoded as windows-1252"},
+            {"filePath": "<vault>/notes/locked.md", "reason": "it could not be read: Permission denied (os error 13)"},
+        ]})
+    );
+}
+
+#[test]
+fn encodings_and_too_large_files() {
+    let options = mcp_server_text::workspace::WorkspaceOptions {
+        max_file_size: 64,
+        ..Default::default()
+    };
+    let v = Vault::with_options(options, Default::default());
+    v.write("latin1.txt", b"caf\xe9 todo\n");
+    v.write("big.md", format!("todo {}\n", "x".repeat(100)));
+    let mut utf16 = vec![0xFF, 0xFE];
+    for unit in "# Titre\nécole todo\n".encode_utf16() {
+        utf16.extend(unit.to_le_bytes());
+    }
+    v.write("utf16.md", utf16);
+    v.write("bom.md", "\u{feff}todo first\n");
+    insta::assert_json_snapshot!(
+        "encodings",
+        search(&v, json!({"query": "todo", "contextLines": 0}))
+    );
+}
+
+#[test]
+fn long_lines_show_the_match() {
+    let v = Vault::new();
+    v.write(
+        "minified.json",
+        format!("{{\"a\": \"{}\", \"needle\": 1}}\n", "x".repeat(2000)),
+    );
+    let result = v.ok("TextSearch", json!({"query": "needle"}));
+    let m = &result["files"][0]["matches"][0];
+    assert_eq!(m["column"], 2012);
+    let text = m["text"].as_str().unwrap();
+    assert!(
+        text.starts_with('…') && text.contains("\"needle\": 1}"),
+        "{text}"
+    );
+    assert!(text.chars().count() <= 501);
+}
+
+#[test]
+fn cancelled_search_returns_what_it_has() {
+    let v = vault();
+    let ctx = v
+        .ctx
+        .clone()
+        .with_cancel_flag(Arc::new(AtomicBool::new(true)));
+    let result = v
+        .registry
+        .call(&ctx, "TextSearch", json!({"query": "todo"}))
+        .unwrap();
+    assert_eq!(result["truncated"], true);
+    assert!(
+        result["note"]
+            .as_str()
+            .unwrap()
+            .starts_with("The search was cancelled after"),
+        "{result}"
+    );
+}
+
+#[test]
+fn progress_is_reported_on_long_searches() {
+    let v = Vault::new();
+    for i in 0..3000 {
+        v.write(&format!("d{}/n{i}.md", i % 30), format!("note {i}\n"));
+    }
+    let reports = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = reports.clone();
+    let ctx = v
+        .ctx
+        .clone()
+        .with_progress(Arc::new(move |done, _, message| {
+            seen.lock().unwrap().push((done, message));
+        }));
+    let started = std::time::Instant::now();
+    let result = v
+        .registry
+        .call(&ctx, "TextSearch", json!({"query": "note 2999"}))
+        .unwrap();
+    assert_eq!(result["filesSearched"], 3000);
+    assert_eq!(result["totalMatches"], 1);
+    let reports = reports.lock().unwrap();
+    // At most one report per 100 ms, each counting up.
+    let elapsed = started.elapsed().as_millis() as usize;
+    assert!(
+        reports.len() <= elapsed / 100 + 1,
+        "{} reports in {elapsed} ms",
+        reports.len()
+    );
+    assert!(reports.windows(2).all(|w| w[0].0 <= w[1].0));
+    if let Some((_, message)) = reports.first() {
+        assert!(
+            message.ends_with("files searched for 'note 2999'"),
+            "{message}"
+        );
+    }
+}
+
+#[test]
+fn results_do_not_depend_on_thread_timing() {
+    let v = Vault::new();
+    for i in 0..200 {
+        v.write(
+            &format!("f{}/g{}/n{i}.md", i % 7, i % 3),
+            format!("# N{i}\nkey {i}\nkey\n"),
+        );
+    }
+    let first = v.ok("TextSearch", json!({"query": "key", "maxResults": 120}));
+    for _ in 0..3 {
+        assert_eq!(
+            v.ok("TextSearch", json!({"query": "key", "maxResults": 120})),
+            first
+        );
+    }
+    let paths: Vec<&str> = first["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["filePath"].as_str().unwrap())
+        .collect();
+    let mut sorted = paths.clone();
+    sorted.sort_by(|a, b| std::path::Path::new(a).cmp(std::path::Path::new(b)));
+    assert_eq!(paths, sorted);
+    assert_eq!(first["totalMatches"], 400);
+}
