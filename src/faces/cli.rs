@@ -157,7 +157,14 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
             ));
         }
     };
-    Ok((number * factor as f64) as u64)
+    let size = (number * factor as f64) as u64;
+    let max = crate::text::lines::MAX_TEXT_LEN as u64;
+    if size > max {
+        return Err(format!(
+            "'{s}' is more than the largest file the tools handle (just under 4 GB); use at most 4095MB"
+        ));
+    }
+    Ok(size)
 }
 
 /// Parses `--toolsets`.
@@ -447,6 +454,8 @@ mod tests {
         assert_eq!(parse_size("1.5g"), Ok(3 << 29));
         assert_eq!(parse_size("4096"), Ok(4096));
         assert!(parse_size("lots").is_err());
+        assert!(parse_size("5GB").is_err());
+        assert_eq!(parse_size("4095MB"), Ok(4095 << 20));
         assert!(parse_size("5 parsecs").is_err());
     }
 

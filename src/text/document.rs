@@ -19,6 +19,7 @@
 
 use std::io::{self, Write};
 use std::ops::Range;
+use std::sync::OnceLock;
 
 use super::encoding::{self, DecodeError, Decoded, EncodeError, TextEncoding};
 use super::hash::file_hash;
@@ -52,7 +53,11 @@ pub struct Document {
     /// The exact bytes for encodings other than UTF-8 (for UTF-8 the bytes are
     /// the BOM, if any, followed by `text`).
     raw: Option<Vec<u8>>,
-    index: LineIndex,
+    /// Built on first use: not every call needs it, and the workspace builds
+    /// it on one core while the hash is computed on another.
+    index: OnceLock<LineIndex>,
+    /// The `fileHash`, computed on first use and kept.
+    hash: OnceLock<String>,
 }
 
 impl Document {
@@ -90,13 +95,13 @@ impl Document {
     }
 
     fn assemble(text: String, encoding: TextEncoding, bom: bool, raw: Option<Vec<u8>>) -> Document {
-        let index = LineIndex::new(&text);
         Document {
             text,
             encoding,
             bom,
             raw,
-            index,
+            index: OnceLock::new(),
+            hash: OnceLock::new(),
         }
     }
 
@@ -107,12 +112,12 @@ impl Document {
 
     /// The line index of [`Document::text`].
     pub fn lines(&self) -> &LineIndex {
-        &self.index
+        self.index.get_or_init(|| LineIndex::new(&self.text))
     }
 
     /// Number of lines.
     pub fn line_count(&self) -> usize {
-        self.index.len()
+        self.lines().len()
     }
 
     /// Text of line `n` (1-based), without its ending.
@@ -120,12 +125,12 @@ impl Document {
     /// # Panics
     /// If `n` is not a line of the document.
     pub fn line(&self, n: usize) -> &str {
-        self.index.text(&self.text, n)
+        self.lines().text(&self.text, n)
     }
 
     /// The ending of line `n`.
     pub fn eol(&self, n: usize) -> Eol {
-        self.index.eol(&self.text, n)
+        self.lines().eol(&self.text, n)
     }
 
     /// The encoding of the bytes.
@@ -140,12 +145,12 @@ impl Document {
 
     /// The line-ending style of the whole document.
     pub fn eol_style(&self) -> EolStyle {
-        self.index.eol_style(&self.text)
+        self.lines().eol_style(&self.text)
     }
 
     /// Whether the last line ends with a line ending.
     pub fn has_final_newline(&self) -> bool {
-        self.index.has_final_newline(&self.text)
+        self.lines().has_final_newline(&self.text)
     }
 
     /// The ending new lines should get when inserted next to line `near`: the
@@ -186,7 +191,7 @@ impl Document {
 
     /// The `fileHash` of the document's exact bytes.
     pub fn hash(&self) -> String {
-        file_hash(&self.chunks())
+        self.hash.get_or_init(|| file_hash(&self.chunks())).clone()
     }
 
     /// Writes the exact bytes.

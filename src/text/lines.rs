@@ -20,6 +20,9 @@
 
 use std::ops::Range;
 
+/// The longest text a [`LineIndex`] handles: 4 GiB.
+pub const MAX_TEXT_LEN: usize = u32::MAX as usize;
+
 /// The ending of one line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Eol {
@@ -86,8 +89,10 @@ impl EolStyle {
 /// Byte offsets of the start of every line of a text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LineIndex {
-    /// `starts[i]` is the byte offset where line `i + 1` starts.
-    starts: Vec<usize>,
+    /// `starts[i]` is the byte offset where line `i + 1` starts. Four bytes
+    /// each: texts are at most [`MAX_TEXT_LEN`] long, and on a file of short
+    /// lines the index is a tenth of the text's size instead of a fifth.
+    starts: Vec<u32>,
     /// Length of the indexed text, so spans of the last line can be computed.
     text_len: usize,
     /// How many lines end in `\r\n` (the rest of the endings are `\n`),
@@ -99,8 +104,13 @@ pub struct LineIndex {
 
 impl LineIndex {
     /// Indexes `text`. Linear in its length, using `memchr`.
+    ///
+    /// # Panics
+    /// If `text` is longer than [`MAX_TEXT_LEN`]; the workspace refuses such
+    /// files before they are read.
     pub fn new(text: &str) -> LineIndex {
         let bytes = text.as_bytes();
+        assert!(bytes.len() <= MAX_TEXT_LEN, "text too long to index");
         let mut starts = Vec::with_capacity(bytes.len() / 40 + 1);
         let mut crlf = 0;
         let mut endings = 0;
@@ -110,7 +120,7 @@ impl LineIndex {
                 endings += 1;
                 crlf += usize::from(nl > 0 && bytes[nl - 1] == b'\r');
                 if nl + 1 < bytes.len() {
-                    starts.push(nl + 1);
+                    starts.push((nl + 1) as u32);
                 }
             }
         }
@@ -142,7 +152,7 @@ impl LineIndex {
         if n == self.len() + 1 {
             self.text_len
         } else {
-            self.starts[n - 1]
+            self.starts[n - 1] as usize
         }
     }
 
@@ -182,6 +192,7 @@ impl LineIndex {
     /// The 1-based line that contains byte `offset`. An offset at the very end
     /// of the text belongs to the last line.
     pub fn line_of_offset(&self, offset: usize) -> usize {
+        let offset = u32::try_from(offset).unwrap_or(u32::MAX);
         match self.starts.binary_search(&offset) {
             Ok(i) => i + 1,
             Err(i) => i.max(1),

@@ -59,6 +59,12 @@ impl Target {
         !matches!(self, Target::Lines { .. } | Target::Section(_))
     }
 
+    /// Whether resolving the target needs slugs and anchors too (only anchor
+    /// targets), beyond headings, sections and code blocks.
+    pub fn needs_anchors(&self) -> bool {
+        matches!(self, Target::Anchor(_))
+    }
+
     /// The target's name as agents write it.
     pub fn kind(&self) -> &'static str {
         match self {

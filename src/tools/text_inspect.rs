@@ -451,7 +451,7 @@ fn search(
     // The outline is only needed for the nearest heading of a match.
     let outline = std::cell::OnceCell::new();
     let outline = |text: &str| -> Option<&MarkdownOutline> {
-        markdown.then(|| outline.get_or_init(|| markdown::parse(text)))
+        markdown.then(|| outline.get_or_init(|| markdown::parse_sections(text)))
     };
     let pattern = if regex {
         query.to_string()

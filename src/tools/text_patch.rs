@@ -217,7 +217,7 @@ Examples:\n\
                 let doc = &file.doc;
                 let outline = (format_of(&file.path.real) == Format::Markdown
                     && target.needs_outline())
-                .then(|| markdown::parse(doc.text()));
+                .then(|| markdown::parse_sections(doc.text()));
                 let resolved = resolve_edit(doc, outline.as_ref(), &target, operation)
                     .map_err(|e| target_error(e, &path))?;
                 let content = content.map(|c| match (&resolved.indent, preserve_indent) {

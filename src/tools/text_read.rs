@@ -107,8 +107,13 @@ Examples:\n\
         let file = ctx.workspace.read(&params.file_path, None)?;
         let doc = &file.doc;
         let format = format_of(&file.path.real);
-        let outline = (format == Format::Markdown && target.needs_outline())
-            .then(|| markdown::parse(doc.text()));
+        let outline = (format == Format::Markdown && target.needs_outline()).then(|| {
+            if target.needs_anchors() {
+                markdown::parse(doc.text())
+            } else {
+                markdown::parse_sections(doc.text())
+            }
+        });
         let resolved = resolve_read(doc, outline.as_ref(), None, &target, MAX_READ_LINES)
             .map_err(|e| target_error(e, &file.path.display()))?;
         let span = resolved.span;

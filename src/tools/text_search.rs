@@ -418,7 +418,7 @@ impl Details<'_> {
             }
             shown += found.len();
             let outline = (format_of(&hits.path.real) == Format::Markdown)
-                .then(|| markdown::parse(doc.text()));
+                .then(|| markdown::parse_sections(doc.text()));
             let matches = found
                 .iter()
                 .map(|m| self.one_match(&doc, m, outline.as_ref()))

@@ -223,12 +223,14 @@ impl Workspace {
         path: &ResolvedPath,
         encoding: Option<TextEncoding>,
     ) -> Result<Document, WorkspaceError> {
-        read::read_document(&path.real, self.options.max_file_size, encoding).map_err(|error| {
-            WorkspaceError::Read {
+        let doc = read::read_document(&path.real, self.options.max_file_size, encoding).map_err(
+            |error| WorkspaceError::Read {
                 path: path.real.clone(),
                 error,
-            }
-        })
+            },
+        )?;
+        warm(&doc, || ());
+        Ok(doc)
     }
 
     /// Takes the write lock of a resolved file.
@@ -257,7 +259,17 @@ impl Workspace {
         }
         let path = self.resolve_file(given)?;
         let _lock = self.lock(&path)?;
-        let doc = self.read_resolved(&path, encoding)?;
+        // The old hash is needed only to check expected_hash; without one,
+        // computing it would just compete with the edit for a core.
+        let doc = read::read_document(&path.real, self.options.max_file_size, encoding).map_err(
+            |error| WorkspaceError::Read {
+                path: path.real.clone(),
+                error,
+            },
+        )?;
+        if expected_hash.is_some() {
+            warm(&doc, || ());
+        }
         if let Some(expected) = expected_hash {
             let actual = doc.hash();
             if !hash_matches(expected, &actual) {
@@ -272,7 +284,11 @@ impl Workspace {
         let file = OpenFile { path, doc };
         let (after, value) = change(&file)?;
         if write {
-            self.write_document(&file.path, &after)?;
+            // The response needs the new hash and line index; they are built
+            // on the other core while this one writes and syncs the file.
+            let mut written = Ok(());
+            warm(&after, || written = self.write_document(&file.path, &after));
+            written?;
         }
         Ok(Edited {
             path: file.path,
@@ -307,6 +323,24 @@ impl Workspace {
             }
         })
     }
+}
+
+/// Documents smaller than this are hashed and indexed when first needed; a
+/// second thread would cost more than it saves.
+const PARALLEL_MIN_BYTES: usize = 1 << 20;
+
+/// Computes `doc`'s hash on a second thread while this one builds its line
+/// index and then runs `alongside`, so that large files use both cores.
+fn warm(doc: &Document, alongside: impl FnOnce()) {
+    if doc.byte_len() < PARALLEL_MIN_BYTES {
+        alongside();
+        return;
+    }
+    std::thread::scope(|scope| {
+        scope.spawn(|| doc.hash());
+        doc.lines();
+        alongside();
+    });
 }
 
 /// Refuses an `expectedHash` that cannot be a file hash, before any file is touched.
