@@ -28,15 +28,9 @@ fn mtime(path: &PathBuf) -> std::time::SystemTime {
     std::fs::metadata(path).unwrap().modified().unwrap()
 }
 
-/// The label a dry-run diff uses for a file of the vault.
-fn label(vault: &Vault, rel: &str) -> String {
-    vault
-        .root
-        .join(rel)
-        .display()
-        .to_string()
-        .trim_start_matches('/')
-        .to_string()
+/// The label a dry-run diff uses for a file of the vault: its path in the root.
+fn label(_vault: &Vault, rel: &str) -> String {
+    rel.to_string()
 }
 
 // ---------------------------------------------------------------------------

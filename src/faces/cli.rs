@@ -32,7 +32,7 @@ insert_text_file_contents, delete_text_file_contents). Default: text,files,code.
 /// MCP server and command line for precise, safe edits of text, Markdown and source files.
 #[derive(Debug, Parser)]
 #[command(name = "mcp-server-text", version, about, after_help = AFTER_HELP)]
-#[command(args_conflicts_with_subcommands = true)]
+#[command(subcommand_precedence_over_arg = true)]
 pub struct Cli {
     /// Root folders the tools may work in (default: the current folder). An MCP
     /// client that offers roots replaces them.

@@ -11,9 +11,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams,
-    GetPromptResponse, GetPromptResult, Implementation, ListPromptsResult, ListToolsResult,
-    PaginatedRequestParams, ProgressNotificationParam, Prompt, PromptMessage, RequestParamsMeta,
-    Role, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
+    GetPromptResponse, GetPromptResult, Implementation, InitializeRequestParams, InitializeResult,
+    ListPromptsResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, Prompt,
+    PromptMessage, RequestParamsMeta, Role, ServerCapabilities, ServerConfig, Tool,
+    ToolAnnotations,
 };
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -35,6 +36,10 @@ pub struct TextServer {
     settings: Arc<Settings>,
     tools: Arc<Vec<Tool>>,
     calls: Arc<InFlight>,
+    /// True while the client's roots are being fetched: a client that offers
+    /// roots may send its first tool call before they have arrived, and that
+    /// call must not run against the command line's roots.
+    roots_pending: Arc<tokio::sync::watch::Sender<bool>>,
 }
 
 impl TextServer {
@@ -51,6 +56,7 @@ impl TextServer {
             settings,
             tools: Arc::new(tools),
             calls: Arc::new(InFlight::default()),
+            roots_pending: Arc::new(tokio::sync::watch::Sender::new(false)),
         }
     }
 
@@ -69,6 +75,7 @@ impl TextServer {
     pub fn for_new_session(&self) -> TextServer {
         TextServer {
             workspace: Arc::new(self.workspace.fork()),
+            roots_pending: Arc::new(tokio::sync::watch::Sender::new(false)),
             ..self.clone()
         }
     }
@@ -82,8 +89,27 @@ impl TextServer {
             .peer_info()
             .is_some_and(|info| info.capabilities.roots.is_some());
         if !offers_roots {
+            self.roots_pending.send_replace(false);
             return;
         }
+        self.roots_pending.send_replace(true);
+        self.fetch_client_roots(peer).await;
+        self.roots_pending.send_replace(false);
+    }
+
+    /// Waits (a bounded time) for roots the client announced.
+    async fn roots_ready(&self) {
+        let mut pending = self.roots_pending.subscribe();
+        let wait = pending.wait_for(|p| !*p);
+        if tokio::time::timeout(ROOTS_WAIT, wait).await.is_err() {
+            // Wait once, not on every call, for a client that never sends them.
+            self.roots_pending.send_replace(false);
+            tracing::warn!("the client's roots did not arrive in time; using the current roots");
+        }
+    }
+
+    #[allow(deprecated)]
+    async fn fetch_client_roots(&self, peer: &rmcp::Peer<RoleServer>) {
         let listed = match peer.list_roots().await {
             Ok(listed) => listed,
             Err(error) => {
@@ -113,6 +139,9 @@ impl TextServer {
         }
     }
 }
+
+/// How long a tool call waits for roots a client announced.
+const ROOTS_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// The MCP description of a tool entry.
 pub fn mcp_tool(entry: &ToolEntry) -> Tool {
@@ -195,11 +224,29 @@ impl ServerHandler for TextServer {
         self.tools.iter().find(|t| t.name == name).cloned()
     }
 
+    // Roots are deprecated in the newest protocol revision but still sent by
+    // the clients in use; see `adopt_client_roots`.
+    #[allow(deprecated)]
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, ErrorData> {
+        if request.capabilities.roots.is_some() {
+            // Tool calls wait from now until the roots have been fetched
+            // after `notifications/initialized`.
+            self.roots_pending.send_replace(true);
+        }
+        context.peer.set_peer_info(request.clone());
+        self.negotiate_initialize(&request)
+    }
+
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        self.roots_ready().await;
         let Some(_running) = self.calls.enter() else {
             let refusal = crate::tools::error::ToolError::new(
                 "the server is shutting down, so this call was not run; no file was changed by it",

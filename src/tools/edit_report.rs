@@ -54,12 +54,9 @@ pub struct WriteSummary {
 impl WriteSummary {
     /// The summary of an edit done through [`crate::workspace::Workspace::edit`].
     pub fn of<T>(edited: &Edited<T>) -> WriteSummary {
-        WriteSummary::new(
-            &edited.before,
-            &edited.after,
-            edited.written,
-            &edited.path.display(),
-        )
+        // Diffs name the file relative to its root, as `git diff` would.
+        let label = edited.path.relative().display().to_string();
+        WriteSummary::new(&edited.before, &edited.after, edited.written, &label)
     }
 
     /// The summary of writing `after` over `before`.

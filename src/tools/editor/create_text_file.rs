@@ -97,7 +97,7 @@ Example: file_path=\"docs/notes.md\", contents=\"# Notes\\n\""
             unified_diff(
                 "",
                 contents,
-                created.path.display().trim_start_matches('/'),
+                &created.path.relative().display().to_string(),
                 DEFAULT_CONTEXT,
             )
         });
