@@ -21,6 +21,25 @@ pub const DEFAULT_CONTEXT: usize = 3;
 /// The unified diff from `old` to `new` with `context` lines around changes,
 /// labelled `a/<label>` and `b/<label>`. Empty when the texts are equal.
 pub fn unified_diff(old: &str, new: &str, label: &str, context: usize) -> String {
+    unified_diff_numbered(
+        old,
+        new,
+        (&format!("a/{label}"), &format!("b/{label}")),
+        (1, 1),
+        context,
+    )
+}
+
+/// The unified diff from `old` to `new` headed by `labels`, numbering the
+/// hunks as if `old` started at line `starts.0` of its file and `new` at line
+/// `starts.1` (for diffs of a block cut from a larger file).
+pub fn unified_diff_numbered(
+    old: &str,
+    new: &str,
+    labels: (&str, &str),
+    starts: (usize, usize),
+    context: usize,
+) -> String {
     if old == new {
         return String::new();
     }
@@ -34,7 +53,7 @@ pub fn unified_diff(old: &str, new: &str, label: &str, context: usize) -> String
         .algorithm(similar::Algorithm::Myers)
         .timeout(std::time::Duration::from_secs(2))
         .diff_lines(old_mid, new_mid);
-    let mut out = format!("--- a/{label}\n+++ b/{label}\n");
+    let mut out = format!("--- {}\n+++ {}\n", labels.0, labels.1);
     for group in diff.grouped_ops(context) {
         let (Some(first), Some(last)) = (group.first(), group.last()) else {
             continue;
@@ -44,8 +63,14 @@ pub fn unified_diff(old: &str, new: &str, label: &str, context: usize) -> String
         let _ = writeln!(
             out,
             "@@ -{} +{} @@",
-            hunk_range(prefix_lines + old_range.start, old_range.len()),
-            hunk_range(prefix_lines + new_range.start, new_range.len())
+            hunk_range(
+                starts.0.saturating_sub(1) + prefix_lines + old_range.start,
+                old_range.len()
+            ),
+            hunk_range(
+                starts.1.saturating_sub(1) + prefix_lines + new_range.start,
+                new_range.len()
+            )
         );
         for op in &group {
             for change in diff.iter_changes(op) {

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 use super::args::TextArg;
 use super::context::ToolContext;
-use super::edit_report::{WriteSummary, context};
+use super::edit_report::context;
 use super::error::ToolError;
 use super::tool::{Effects, Tool, Toolset};
 use crate::text::diff::{DEFAULT_CONTEXT, unified_diff};
@@ -328,7 +328,6 @@ fn replace(
             Ok::<_, ToolError>((after, (plan, spans, syntax, formatting)))
         },
     )?;
-    let summary = WriteSummary::of(&edited);
     let (plan, spans, syntax, formatting) = edited.value;
     let matches: Vec<MatchInfo> = plan
         .edits
@@ -378,8 +377,8 @@ fn replace(
         validation: None,
         warning: None,
         write: WriteFields {
-            file_hash: summary.file_hash,
-            dry_run: summary.dry_run,
+            file_hash: edited.after.hash(),
+            dry_run: (!edited.written).then_some(true),
         },
         note: near_misses,
     })
@@ -493,28 +492,14 @@ fn overwrite(ctx: &ToolContext, params: &EditCodeParams) -> Result<EditCodeOutpu
         let (after, syntax, formatting) =
             check_and_format(&path, &before, after, None, format_after)?;
         workspace.create_file(&params.file_path, &after, !params.dry_run)?;
-        let label = path.relative().display().to_string();
-        let summary = WriteSummary::new(&before, &after, !params.dry_run, &label);
-        return Ok(EditCodeOutput {
-            status: "success",
-            message: format!("Created {} ({} lines)", path.display(), after.line_count()),
-            file_path: path.display(),
-            strategy: "overwrite_file",
-            matches: Vec::new(),
-            affected_lines: LineSpan::new(1, after.line_count()),
-            lines_delta: after.line_count() as isize,
-            diff: unified_diff("", after.text(), &label, DEFAULT_CONTEXT),
-            context: context(&after, LineSpan::new(1, after.line_count())),
-            syntax,
-            formatting,
-            validation: None,
-            warning: None,
-            write: WriteFields {
-                file_hash: summary.file_hash,
-                dry_run: summary.dry_run,
-            },
-            note: None,
-        });
+        let message = format!("Created {} ({} lines)", path.display(), after.line_count());
+        return Ok(whole_file_output(
+            &path,
+            (&before, &after),
+            !params.dry_run,
+            message,
+            (syntax, formatting),
+        ));
     }
     let edited = workspace.edit(
         &params.file_path,
@@ -542,38 +527,55 @@ fn overwrite(ctx: &ToolContext, params: &EditCodeParams) -> Result<EditCodeOutpu
             Ok::<_, ToolError>((after, (syntax, formatting)))
         },
     )?;
-    let summary = WriteSummary::of(&edited);
-    let (syntax, formatting) = edited.value;
-    let lines = edited.after.line_count();
-    Ok(EditCodeOutput {
+    let message = format!(
+        "Overwrote {} ({} lines, was {})",
+        edited.path.display(),
+        edited.after.line_count(),
+        edited.before.line_count()
+    );
+    Ok(whole_file_output(
+        &edited.path,
+        (&edited.before, &edited.after),
+        edited.written,
+        message,
+        edited.value,
+    ))
+}
+
+/// The reply to overwrite_file: the whole file is the affected range.
+fn whole_file_output(
+    path: &ResolvedPath,
+    (before, after): (&Document, &Document),
+    written: bool,
+    message: String,
+    (syntax, formatting): (Option<SyntaxInfo>, Option<String>),
+) -> EditCodeOutput {
+    let lines = after.line_count();
+    EditCodeOutput {
         status: "success",
-        message: format!(
-            "Overwrote {} ({lines} lines, was {})",
-            edited.path.display(),
-            edited.before.line_count()
-        ),
-        file_path: edited.path.display(),
+        message,
+        file_path: path.display(),
         strategy: "overwrite_file",
         matches: Vec::new(),
         affected_lines: LineSpan::new(1, lines),
-        lines_delta: lines as isize - edited.before.line_count() as isize,
+        lines_delta: lines as isize - before.line_count() as isize,
         diff: unified_diff(
-            edited.before.text(),
-            edited.after.text(),
-            &edited.path.relative().display().to_string(),
+            before.text(),
+            after.text(),
+            &path.relative().display().to_string(),
             DEFAULT_CONTEXT,
         ),
-        context: context(&edited.after, LineSpan::new(1, lines)),
+        context: context(after, LineSpan::new(1, lines)),
         syntax,
         formatting,
         validation: None,
         warning: None,
         write: WriteFields {
-            file_hash: summary.file_hash,
-            dry_run: summary.dry_run,
+            file_hash: after.hash(),
+            dry_run: (!written).then_some(true),
         },
         note: None,
-    })
+    }
 }
 
 fn refusal_error(refusal: Refusal, path: &str, doc: &Document) -> ToolError {

@@ -64,13 +64,8 @@ impl ReadError {
     }
 }
 
-/// Reads and decodes the file at `path` (a real, confined path).
-pub fn read_document(
-    path: &Path,
-    max_size: u64,
-    encoding: Option<TextEncoding>,
-) -> Result<Document, ReadError> {
-    let meta = std::fs::metadata(path).map_err(ReadError::Io)?;
+/// Refuses what is not a regular file within the size limit, by its metadata.
+pub fn check_readable(meta: &std::fs::Metadata, max_size: u64) -> Result<(), ReadError> {
     if meta.is_dir() {
         return Err(ReadError::IsDirectory);
     }
@@ -83,6 +78,17 @@ pub fn read_document(
             max: max_size,
         });
     }
+    Ok(())
+}
+
+/// Reads and decodes the file at `path` (a real, confined path).
+pub fn read_document(
+    path: &Path,
+    max_size: u64,
+    encoding: Option<TextEncoding>,
+) -> Result<Document, ReadError> {
+    let meta = std::fs::metadata(path).map_err(ReadError::Io)?;
+    check_readable(&meta, max_size)?;
     let bytes = std::fs::read(path).map_err(ReadError::Io)?;
     if bytes.len() as u64 > max_size {
         // The file grew between the size check and the read.

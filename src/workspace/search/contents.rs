@@ -24,7 +24,7 @@ use std::io::Read;
 use std::path::Path;
 
 use crate::text::encoding::{UTF8_BOM, decode};
-use crate::workspace::read::ReadError;
+use crate::workspace::read::{ReadError, check_readable};
 
 /// The text of a file, as UTF-8 bytes without a byte order mark.
 #[derive(Debug)]
@@ -53,18 +53,7 @@ pub fn read_text<'b>(
 ) -> Result<Contents<'b>, ReadError> {
     let file = File::open(path).map_err(ReadError::Io)?;
     let meta = file.metadata().map_err(ReadError::Io)?;
-    if meta.is_dir() {
-        return Err(ReadError::IsDirectory);
-    }
-    if !meta.is_file() {
-        return Err(ReadError::NotAFile);
-    }
-    if meta.len() > max_size {
-        return Err(ReadError::TooLarge {
-            size: meta.len(),
-            max: max_size,
-        });
-    }
+    check_readable(&meta, max_size)?;
     buffer.clear();
     buffer.reserve(meta.len() as usize + 1);
     file.take(max_size + 1)
