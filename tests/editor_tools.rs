@@ -643,6 +643,37 @@ fn regression_unknown_keys_are_refused_everywhere() {
     assert_eq!(vault.snapshot(), before);
 }
 
+/// A call in the older hash-checked format is told how the current format
+/// spells the same patch, and the nested parameter shape is listed.
+#[test]
+fn legacy_hash_format_is_refused_with_the_new_shape() {
+    let vault = Vault::new();
+    vault.write("a.txt", LINES);
+    let before = vault.snapshot();
+    let err = vault.err(
+        "patch_text_file_contents",
+        json!({"files": [{"file_path": "a.txt", "hash": "abc", "patches": [
+            {"start": 2, "end": 2, "range_hash": "def", "contents": "x\n"}]}]}),
+    );
+    let suggestions: Vec<&str> = err["suggestions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect();
+    assert!(
+        suggestions[0].contains(
+            "patches (array of {old_string (string, required), new_string (string, required), ranges (array of {start (integer, required), end (integer)}, required)}, required)"
+        ),
+        "{err}"
+    );
+    assert!(
+        suggestions[1].starts_with("The hash-checked patch format"),
+        "{err}"
+    );
+    assert_eq!(vault.snapshot(), before);
+}
+
 /// CRLF files stay CRLF whatever line breaks the caller sends.
 #[test]
 fn regression_crlf_files_are_not_rewritten_to_lf() {

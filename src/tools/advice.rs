@@ -76,12 +76,18 @@ fn advise_relocate(base: ToolError, error: &RelocateError) -> ToolError {
         RelocateError::IntoItself { .. } => {
             base.suggest("Choose a destination outside the folder being moved")
         }
-        RelocateError::DestinationExists { path } => base
-            .suggest("Choose a destination path that does not exist yet")
-            .suggest(format!(
-                "destinationPath is the new path of the file or folder itself (like mv -T), not a folder to put it in: to move into the folder {}, add the name at the end",
-                path.display()
-            )),
+        RelocateError::DestinationExists { path } => {
+            let base = base.suggest("Choose a destination path that does not exist yet");
+            // Only a folder in the way suggests the caller meant "move into".
+            if path.is_dir() {
+                base.suggest(format!(
+                    "destinationPath is the new path of the file or folder itself (like mv -T), not a folder to put it in: to move into the folder {}, add the name at the end",
+                    path.display()
+                ))
+            } else {
+                base
+            }
+        }
         RelocateError::Symlink { .. } => base.suggest(
             "Give the path of the file or folder the link points to, if that is what you mean to move",
         ),
@@ -148,7 +154,7 @@ fn advise_read(base: ToolError, error: &ReadError) -> ToolError {
             None => base.suggest("Only UTF-8 and UTF-16 files (with BOM) are read without naming an encoding"),
         },
         ReadError::Decode(DecodeError::Binary { .. }) => {
-            base.suggest("Only text files can be read or edited")
+            base.suggest("Pick a text file: images, archives and compiled files cannot be read or edited as text")
         }
         ReadError::IsDirectory => base.suggest("Give the path of a file, not a folder"),
         _ => base,

@@ -81,14 +81,19 @@ pub fn accepted_parameters<P: JsonSchema>() -> String {
         .into_generator()
         .into_root_schema_for::<P>();
     let value = serde_json::to_value(&schema).unwrap_or_default();
-    let required: Vec<&str> = value["required"]
+    format!("Accepted parameters: {}", describe_fields(&value, &value))
+}
+
+/// `name (type, required), ...` for the properties of an object schema.
+fn describe_fields(object: &Value, root: &Value) -> String {
+    let required: Vec<&str> = object["required"]
         .as_array()
         .map(|r| r.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default();
     let mut parts = Vec::new();
-    if let Some(props) = value["properties"].as_object() {
+    if let Some(props) = object["properties"].as_object() {
         for (name, prop) in props {
-            let kind = describe_type(prop, &value);
+            let kind = describe_type(prop, root);
             let req = if required.contains(&name.as_str()) {
                 ", required"
             } else {
@@ -97,13 +102,13 @@ pub fn accepted_parameters<P: JsonSchema>() -> String {
             parts.push(format!("{name} ({kind}{req})"));
         }
     }
-    format!("Accepted parameters: {}", parts.join(", "))
+    parts.join(", ")
 }
 
 fn describe_type(prop: &Value, root: &Value) -> String {
-    if let Some(reference) = prop["$ref"].as_str() {
-        let name = reference.rsplit('/').next().unwrap_or_default();
-        if let Some(def) = root["$defs"].get(name) {
+    if prop["$ref"].is_string() {
+        let def = resolve_ref(prop, root);
+        if !std::ptr::eq(def, prop) {
             return describe_type(def, root);
         }
     }
@@ -115,17 +120,29 @@ fn describe_type(prop: &Value, root: &Value) -> String {
             .join(" | ");
     }
     if let Some(options) = prop["oneOf"].as_array().or(prop["anyOf"].as_array()) {
-        let kinds: Vec<String> = options
-            .iter()
-            .map(|o| describe_type(o, root))
-            .filter(|k| k != "null")
-            .collect();
+        let mut kinds: Vec<String> = Vec::new();
+        for option in options {
+            let kind = describe_variant(option, root);
+            if kind != "null" && !kinds.contains(&kind) {
+                kinds.push(kind);
+            }
+        }
         return kinds.join(" | ");
     }
     if let Some(c) = prop.get("const") {
         return c.to_string();
     }
     match &prop["type"] {
+        // Nested parameters (the editor tools' files and patches) are spelled
+        // out, since "array" alone leaves the caller guessing the item shape.
+        Value::String(t) if t == "array" => {
+            let items = resolve_ref(&prop["items"], root);
+            if items["properties"].is_object() {
+                format!("array of {{{}}}", describe_fields(items, root))
+            } else {
+                "array".to_string()
+            }
+        }
         Value::String(t) => t.clone(),
         Value::Array(ts) => ts
             .iter()
@@ -134,6 +151,30 @@ fn describe_type(prop: &Value, root: &Value) -> String {
             .collect::<Vec<_>>()
             .join(" | "),
         _ => "any".to_string(),
+    }
+}
+
+/// Names one variant of a `oneOf`: an object with a single key (a target such
+/// as `{"heading": ...}`) by that key, since "object | object" tells nobody anything.
+fn describe_variant(option: &Value, root: &Value) -> String {
+    let resolved = resolve_ref(option, root);
+    if let Some(props) = resolved["properties"].as_object() {
+        if props.len() == 1 {
+            let (key, _) = props.iter().next().expect("one property");
+            return format!("{{\"{key}\": ...}}");
+        }
+    }
+    describe_type(option, root)
+}
+
+/// The definition a `$ref` schema points to, or the schema itself.
+fn resolve_ref<'a>(schema: &'a Value, root: &'a Value) -> &'a Value {
+    match schema["$ref"].as_str() {
+        Some(reference) => {
+            let name = reference.rsplit('/').next().unwrap_or_default();
+            root["$defs"].get(name).unwrap_or(schema)
+        }
+        None => schema,
     }
 }
 

@@ -84,7 +84,8 @@ pub fn context(after: &Document, span: LineSpan) -> ContextLines {
 /// `File now has N lines (was M)`, when the count changed.
 pub fn line_count_note(before: &Document, after: &Document) -> Option<String> {
     let (was, now) = (before.line_count(), after.line_count());
-    (was != now).then(|| format!("File now has {now} lines (was {was})"))
+    let noun = if now == 1 { "line" } else { "lines" };
+    (was != now).then(|| format!("File now has {now} {noun} (was {was})"))
 }
 
 /// Joins the notes that apply, or `None` when there are none.

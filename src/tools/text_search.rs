@@ -499,7 +499,11 @@ fn nothing_found_note(params: &TextSearchParams, summary: &SearchSummary) -> Str
             "No file was searched: there are no files with an allowed ending here (hidden and ignored files are left out)".to_string()
         };
     }
-    let mut note = format!("No matches in {} files", summary.files_searched);
+    let mut note = format!(
+        "No matches in {} file{}",
+        summary.files_searched,
+        if summary.files_searched == 1 { "" } else { "s" }
+    );
     if params.case_sensitive {
         note.push_str("; caseSensitive is on, so letter case must match exactly");
     }

@@ -112,6 +112,12 @@ pub trait Tool: 'static {
     fn attach_notes(value: &mut Value, notes: Vec<String>) {
         add_notes(value, notes);
     }
+
+    /// Adds tool-specific advice to a refusal of the arguments, such as how an
+    /// older shape of the parameters maps onto the current one.
+    fn advise_invalid_args(error: ToolError) -> ToolError {
+        error
+    }
 }
 
 type CallFn = dyn Fn(&ToolContext, Value) -> Result<Value, ToolError> + Send + Sync;
@@ -156,7 +162,8 @@ impl ToolEntry {
             input_schema: Arc::new(schema_object::<T::Params>(false)),
             output_schema: Arc::new(schema_object::<T::Output>(true)),
             call: Arc::new(|ctx, args| {
-                let (params, notes) = parse_args::<T::Params>(T::NAME, args)?;
+                let (params, notes) =
+                    parse_args::<T::Params>(T::NAME, args).map_err(T::advise_invalid_args)?;
                 let output = T::run(ctx, params)?;
                 let mut value = serde_json::to_value(output).map_err(|e| {
                     ToolError::new(format!("{} could not encode its result: {e}", T::NAME))

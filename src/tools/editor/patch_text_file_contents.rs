@@ -122,6 +122,25 @@ Example: files=[{\"file_path\": \"app.py\", \"patches\": [{\"old_string\": \"DEB
 To add lines at the end or at one place, append_text_file_contents and insert_text_file_contents need no old_string."
     }
 
+    fn advise_invalid_args(error: ToolError) -> ToolError {
+        // Clients written for the hash-checked format of this API still send it.
+        let legacy = [
+            "`range_hash`",
+            "`hash`",
+            "`file_hash`",
+            "`start`",
+            "`end`",
+            "`contents`",
+        ];
+        if error.message.contains("unknown field")
+            && legacy.iter().any(|f| error.message.contains(f))
+        {
+            error.suggest("The hash-checked patch format (hash, start, end, range_hash, contents) is replaced by text checks: each patch is {\"old_string\": the current lines, \"new_string\": their replacement, \"ranges\": [{\"start\": N, \"end\": M}]}; get_text_file_contents shows the current lines")
+        } else {
+            error
+        }
+    }
+
     fn run(ctx: &ToolContext, params: PatchParams) -> Result<ByPath<PatchFileResult>, ToolError> {
         if params.files.is_empty() {
             return Err(ToolError::new("files is empty: there is nothing to patch")
