@@ -158,11 +158,11 @@ fn describe_type(prop: &Value, root: &Value) -> String {
 /// as `{"heading": ...}`) by that key, since "object | object" tells nobody anything.
 fn describe_variant(option: &Value, root: &Value) -> String {
     let resolved = resolve_ref(option, root);
-    if let Some(props) = resolved["properties"].as_object() {
-        if props.len() == 1 {
-            let (key, _) = props.iter().next().expect("one property");
-            return format!("{{\"{key}\": ...}}");
-        }
+    if let Some(props) = resolved["properties"].as_object()
+        && let Some((key, _)) = props.iter().next()
+        && props.len() == 1
+    {
+        return format!("{{\"{key}\": ...}}");
     }
     describe_type(option, root)
 }
