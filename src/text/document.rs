@@ -233,6 +233,7 @@ impl Document {
                 text_pos <= start && start <= end && end <= self.text.len(),
                 "splices must be sorted and within the text"
             );
+            let new_text = self.without_copied_bom(splice);
             let kept = &self.text[text_pos..start];
             text.push_str(kept);
             if let (Some(raw), Some(src)) = (raw.as_mut(), self.raw.as_ref()) {
@@ -240,9 +241,9 @@ impl Document {
                 raw.extend_from_slice(&src[raw_pos..raw_pos + kept_len]);
                 raw_pos += kept_len;
                 raw_pos += self.encoded_len(&self.text[start..end]);
-                raw.extend(self.encoding.encode(&splice.text)?);
+                raw.extend(self.encoding.encode(new_text)?);
             }
-            text.push_str(&splice.text);
+            text.push_str(new_text);
             text_pos = end;
         }
         text.push_str(&self.text[text_pos..]);
@@ -250,6 +251,17 @@ impl Document {
             raw.extend_from_slice(&src[raw_pos..]);
         }
         Ok(Document::assemble(text, self.encoding, self.bom, raw))
+    }
+
+    /// The splice's text, less a leading U+FEFF when it lands at the very start
+    /// of a text that does not begin with one. The BOM is the file's, kept
+    /// apart from the text; a U+FEFF copied from a raw read of the file would
+    /// otherwise write a second BOM (or add one to a file that has none).
+    fn without_copied_bom<'s>(&self, splice: &'s Splice) -> &'s str {
+        match splice.text.strip_prefix('\u{feff}') {
+            Some(rest) if splice.range.start == 0 && !self.text.starts_with('\u{feff}') => rest,
+            _ => &splice.text,
+        }
     }
 
     /// Byte length of `piece` of this document's text in its encoding.
@@ -274,6 +286,24 @@ mod tests {
 
     fn doc(bytes: &[u8]) -> Document {
         Document::decode(bytes.to_vec(), None).unwrap()
+    }
+
+    #[test]
+    fn a_copied_bom_at_the_start_is_not_written_twice() {
+        let bom = doc(b"\xEF\xBB\xBF# Title\r\nBody\r\n");
+        let edited = bom
+            .apply(&[Splice::new(0..7, "\u{feff}# New Title")])
+            .unwrap();
+        assert_eq!(edited.to_bytes(), b"\xEF\xBB\xBF# New Title\r\nBody\r\n");
+        let plain = doc(b"a\n");
+        let edited = plain.apply(&[Splice::new(0..1, "\u{feff}b")]).unwrap();
+        assert_eq!(edited.to_bytes(), b"b\n");
+        // A U+FEFF further in is text like any other.
+        let edited = plain.apply(&[Splice::new(1..1, "\u{feff}")]).unwrap();
+        assert_eq!(edited.to_bytes(), b"a\xEF\xBB\xBF\n");
+        let utf16 = doc(b"\xFF\xFEa\0\n\0");
+        let edited = utf16.apply(&[Splice::new(0..1, "\u{feff}b")]).unwrap();
+        assert_eq!(edited.to_bytes(), b"\xFF\xFEb\0\n\0");
     }
 
     #[test]

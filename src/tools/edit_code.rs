@@ -515,13 +515,15 @@ fn overwrite(ctx: &ToolContext, params: &EditCodeParams) -> Result<EditCodeOutpu
             } else {
                 normalized
             };
-            let after = Document::from_text(text, file.doc.encoding(), file.doc.has_bom())
-                .map_err(|e| {
-                    ToolError::new(format!(
-                        "Cannot write {}: {e}; nothing was written",
-                        file.path.display()
-                    ))
-                })?;
+            // A splice over the whole text keeps the encoding and the BOM (and
+            // drops a U+FEFF copied from a raw read of the file).
+            let whole = Splice::new(0..file.doc.text().len(), text);
+            let after = file.doc.apply(std::slice::from_ref(&whole)).map_err(|e| {
+                ToolError::new(format!(
+                    "Cannot write {}: {e}; nothing was written",
+                    file.path.display()
+                ))
+            })?;
             let (after, syntax, formatting) =
                 check_and_format(&file.path, &file.doc, after, None, format_after)?;
             Ok::<_, ToolError>((after, (syntax, formatting)))

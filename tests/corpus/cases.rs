@@ -873,22 +873,22 @@ fn elision_case(rng: &mut Rng, lang: Lang) -> Option<(String, String, String, St
     });
     search.extend(search_lines(&doc, tail.start, tail.end - 1));
     let mut new = item_lines(&doc, &head_items);
-    match &middle_items {
-        Some(m) => new.extend(item_lines(&doc, m)),
-        None => new.push(VLine {
-            id: None,
-            text: marker,
-        }),
+    // New lines at the top of the elided middle; the marker stays, since
+    // dropping it would delete lines the caller never saw (refused).
+    if let Some(m) = &middle_items {
+        new.extend(item_lines(&doc, m));
     }
+    new.push(VLine {
+        id: None,
+        text: marker,
+    });
     new.extend(item_lines(&doc, &tail_items));
     let dedent = Drift::dedent_of(&search);
     let search_text = drift.view(&search, dedent);
     let new_text = drift.view(&new, dedent);
     let mut items = head_items;
-    match middle_items {
-        Some(m) => items.extend(m),
-        None => items.extend((head.end..tail.start).map(Item::Kept)),
-    }
+    items.extend(middle_items.unwrap_or_default());
+    items.extend((head.end..tail.start).map(Item::Kept));
     items.extend(tail_items);
     let want = expected(&doc, &[Replacement { a, b, items }], &drift);
     Some((doc.text(), search_text, new_text, want))

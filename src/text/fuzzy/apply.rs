@@ -28,7 +28,7 @@ use super::block::{Line, Lines};
 use super::elision::Markers;
 use super::indent::IndentMap;
 use super::outcome::ConflictReason;
-use super::score::{line_distance, line_similarity};
+use super::score::{line_similarity, within_typos};
 use crate::text::lines::Eol;
 
 /// Why a matched block cannot take the caller's change.
@@ -44,6 +44,12 @@ pub(crate) enum Blocked {
     /// Line `new_line` (0-based) of `new_content` is an elision marker that
     /// stands for no marker of the search.
     Marker { new_line: usize },
+    /// The marker on search line `search_line` (0-based), standing for the
+    /// file lines `hidden`, is dropped or rewritten by the change.
+    Hidden {
+        search_line: usize,
+        hidden: std::ops::Range<usize>,
+    },
 }
 
 /// Diff key of a line: elision markers compare equal to each other.
@@ -109,7 +115,14 @@ impl<'a, 't, 's, 'n> Transplant<'a, 't, 's, 'n> {
             .filter(|l| !l.is_blank())
             .map(|l| l.indent)
             .collect();
-        let indents = IndentMap::new(&pairs, &block);
+        let new_indents: Vec<&str> = self
+            .new
+            .all
+            .iter()
+            .filter(|l| !l.is_blank() && !self.markers.is_marker(l))
+            .map(|l| l.indent)
+            .collect();
+        let indents = IndentMap::new(&pairs, &block, &new_indents);
 
         let mut out: Vec<Out<'a>> = Vec::new();
         let mut cursor = self.region.0;
@@ -241,6 +254,16 @@ impl<'a, 't, 's, 'n> Transplant<'a, 't, 's, 'n> {
     fn check_changed(&self, old: std::ops::Range<usize>, replaced: bool) -> Result<(), Blocked> {
         for i in old {
             let line = &self.search.all[i];
+            if self.elision
+                && self.markers.is_marker(line)
+                && let Target::Middle(hidden) = &self.targets[i]
+                && hidden.clone().any(|f| !self.file.all[f].is_blank())
+            {
+                return Err(Blocked::Hidden {
+                    search_line: i,
+                    hidden: hidden.clone(),
+                });
+            }
             if line.is_blank() || (self.elision && self.markers.is_marker(line)) {
                 continue;
             }
@@ -248,8 +271,7 @@ impl<'a, 't, 's, 'n> Transplant<'a, 't, 's, 'n> {
                 Target::Line(f) => {
                     let disk = &self.file.all[*f];
                     // A typo or two, never a line rewritten since it was read.
-                    let allowed = ((line.chars + disk.chars) / 20).max(4);
-                    if line_distance(line, disk) > allowed {
+                    if !within_typos(line, disk) {
                         return Err(Blocked::Conflict {
                             search_line: i,
                             file_line: *f,

@@ -158,7 +158,7 @@ pub(crate) fn find(file: &Lines<'_>, search: &Lines<'_>, segments: &Segments) ->
             .map(|&(k, p)| (probes[0].lines()[k].indent, file.nb(p).indent))
             .collect();
         let head_block: Vec<&str> = (head.start..head.end).map(|p| file.nb(p).indent).collect();
-        let indents = IndentMap::new(&indent_pairs, &head_block);
+        let indents = IndentMap::new(&indent_pairs, &head_block, &[]);
         let reach = reach(file, head.start..head.end);
         let mut from = head.end;
         for probe in &probes[1..] {

@@ -17,11 +17,24 @@ use super::normalize::{TAB_WIDTH, width};
 #[derive(Debug, Clone)]
 pub(crate) struct IndentMap {
     identity: bool,
+    /// The new content is in the file's frame, so the caller's indentation of
+    /// a replaced line says nothing about the new line's.
+    ignore_pairing: bool,
     table: HashMap<usize, String>,
     num: usize,
     den: usize,
     shift: isize,
     tabs: bool,
+}
+
+/// Whether `indent` is written in the block's style: no leading space run of
+/// a tab's width in a tab-indented block, no tab in a space-indented one.
+fn same_style(indent: &str, tabs: bool) -> bool {
+    if tabs {
+        indent.bytes().take_while(|&b| b == b' ').count() < TAB_WIDTH
+    } else {
+        !indent.contains('\t')
+    }
 }
 
 fn gcd(a: usize, b: usize) -> usize {
@@ -54,9 +67,34 @@ fn mode<T: std::hash::Hash + Eq + Copy + Ord>(values: impl Iterator<Item = T>) -
 impl IndentMap {
     /// Learns the mapping from `(caller indent, disk indent)` pairs of matched
     /// lines. `block` holds the indentation of every line of the disk block,
-    /// to tell whether it is indented with tabs or spaces.
-    pub(crate) fn new<'a>(pairs: &[(&'a str, &'a str)], block: &[&'a str]) -> IndentMap {
-        let identity = pairs.iter().all(|(s, d)| s == d);
+    /// to tell whether it is indented with tabs or spaces; `new` that of every
+    /// non-blank line of the new content.
+    pub(crate) fn new<'a>(
+        pairs: &[(&'a str, &'a str)],
+        block: &[&'a str],
+        new: &[&'a str],
+    ) -> IndentMap {
+        let tabs = block.iter().filter(|i| i.starts_with('\t')).count()
+            > block.iter().filter(|i| i.starts_with(' ')).count();
+        let min_width = |indents: &mut dyn Iterator<Item = &str>| indents.map(width).min();
+        let search_min = min_width(&mut pairs.iter().map(|(s, _)| *s));
+        let disk_min = min_width(&mut block.iter().copied());
+        let new_min = min_width(&mut new.iter().copied());
+        let in_disk_frame = new_min.is_some() && new_min == disk_min && search_min != disk_min;
+        if in_disk_frame {
+            // The search was indented differently from the file, but the new
+            // content was written at the file's own indentation (copied from a
+            // read of the file, say): shifting it by the search's offset
+            // would indent it twice. It keeps its widths, in the block's style.
+            let same: Vec<(&str, &str)> = block.iter().map(|d| (*d, *d)).collect();
+            let mut map = IndentMap::new(&same, block, &[]);
+            map.identity = map.identity && new.iter().all(|i| same_style(i, tabs));
+            map.ignore_pairing = true;
+            return map;
+        }
+        // New lines written with spaces where the block uses tabs (or the
+        // reverse) are converted even when the search matched exactly.
+        let identity = pairs.iter().all(|(s, d)| s == d) && new.iter().all(|i| same_style(i, tabs));
         // A first line that lost its indentation while every other line kept
         // the disk's exactly is a selection that began after the indent; it
         // says nothing about how the other lines map.
@@ -97,10 +135,9 @@ impl IndentMap {
         )
         .unwrap_or(0);
 
-        let tabs = block.iter().filter(|i| i.starts_with('\t')).count()
-            > block.iter().filter(|i| i.starts_with(' ')).count();
         IndentMap {
             identity,
+            ignore_pairing: false,
             table: table.into_iter().map(|(w, (d, _))| (w, d)).collect(),
             num,
             den,
@@ -123,6 +160,7 @@ impl IndentMap {
         }
         if let Some((s, d)) = paired
             && s == indent
+            && !self.ignore_pairing
         {
             return d.to_string();
         }
@@ -147,28 +185,48 @@ mod tests {
 
     #[test]
     fn identical_indentation_is_kept_verbatim() {
-        let map = IndentMap::new(&[("  ", "  "), ("    ", "    ")], &["  ", "    "]);
+        let map = IndentMap::new(&[("  ", "  "), ("    ", "    ")], &["  ", "    "], &[]);
         assert!(map.is_identity());
         assert_eq!(map.map("\t  ", None), "\t  ");
     }
 
     #[test]
     fn a_shifted_block_is_shifted_back() {
-        let map = IndentMap::new(&[("", "    "), ("    ", "        ")], &["    ", "        "]);
+        let map = IndentMap::new(
+            &[("", "    "), ("    ", "        ")],
+            &["    ", "        "],
+            &[],
+        );
         assert_eq!(map.map("    ", None), "        ");
         assert_eq!(map.map("        ", None), "            ");
     }
 
     #[test]
     fn spaces_become_tabs() {
-        let map = IndentMap::new(&[("", ""), ("    ", "\t")], &["", "\t"]);
+        let map = IndentMap::new(&[("", ""), ("    ", "\t")], &["", "\t"], &[]);
         assert_eq!(map.map("        ", None), "\t\t");
     }
 
     #[test]
     fn units_are_rescaled() {
-        let map = IndentMap::new(&[("", ""), ("  ", "    ")], &["", "    "]);
+        let map = IndentMap::new(&[("", ""), ("  ", "    ")], &["", "    "], &[]);
         assert_eq!(map.map("    ", None), "        ");
+    }
+
+    #[test]
+    fn new_content_at_the_file_s_indentation_is_not_shifted_again() {
+        // Search sent at 2 spaces, file at 4, new content at 4.
+        let map = IndentMap::new(&[("  ", "    ")], &["    "], &["    ", "        "]);
+        assert_eq!(map.map("    ", Some(("  ", "    "))), "    ");
+        assert_eq!(map.map("        ", None), "        ");
+    }
+
+    #[test]
+    fn spaces_become_the_file_s_tabs_even_after_an_exact_match() {
+        let map = IndentMap::new(&[("\t", "\t")], &["\t", "\t\t"], &["    ", "        "]);
+        assert!(!map.is_identity());
+        assert_eq!(map.map("    ", Some(("\t", "\t"))), "\t");
+        assert_eq!(map.map("        ", None), "\t\t");
     }
 
     #[test]
@@ -176,6 +234,7 @@ mod tests {
         let map = IndentMap::new(
             &[("", "    "), ("    ", "    "), ("        ", "        ")],
             &["    ", "    ", "        "],
+            &[],
         );
         assert_eq!(map.map("        ", None), "        ");
         assert_eq!(map.map("", Some(("", "    "))), "    ");

@@ -16,7 +16,8 @@ use super::outcome::{
     Adjustment, Candidate, LineRange, Plan, PlannedEdit, Refusal, Splice, Strategy,
 };
 use super::policy::{self, Decision, Summary};
-use super::score::score_of;
+use super::score::{score_of, within_typos};
+use super::tokens::meaningful_change;
 use crate::text::lines::{Eol, LineIndex};
 
 /// How many fuzzy regions get a full line pairing and a final score.
@@ -101,6 +102,9 @@ pub(crate) fn plan(text: &str, request: &EditRequest<'_>) -> Result<Plan, Refusa
     match (request.strategy, occurrences.len()) {
         (_, 0) => m.tolerant(),
         (Strategy::SingleMatch, 1) => {
+            if let Some(lines) = m.already_applied(&occurrences[0]) {
+                return Err(Refusal::AlreadyApplied { lines });
+            }
             let found = m.found_at(&occurrences[0], false);
             m.build(vec![&found], Vec::new())
         }
@@ -126,6 +130,38 @@ struct Matcher<'r, 't> {
 }
 
 impl<'r, 't> Matcher<'r, 't> {
+    /// Where `new_content` already stands, when it is `search_context` with
+    /// text added before or after and the file has that text right there.
+    /// Only added text with something besides whitespace counts: adding a
+    /// blank line is no sign of a repeated call.
+    fn already_applied(&self, o: &Occurrence) -> Option<LineRange> {
+        let search = self.request.search.replace("\r\n", "\n");
+        let new = self.request.replacement.replace("\r\n", "\n");
+        let substantial = |s: &str| s.chars().any(|c| !c.is_whitespace());
+        let line_of = |offset: usize| self.index.line_of_offset(offset.min(self.text.len()));
+        let breaks = |s: &str| s.matches('\n').count();
+        if let Some(tail) = new.strip_prefix(search.as_str())
+            && substantial(tail)
+            && lf_prefix(&self.text[o.range.end..], tail.len()).starts_with(tail)
+        {
+            let last = line_of(o.range.end) + breaks(tail) - usize::from(tail.ends_with('\n'));
+            return Some(LineRange {
+                start: line_of(o.range.start),
+                end: last,
+            });
+        }
+        if let Some(head) = new.strip_suffix(search.as_str())
+            && substantial(head)
+            && lf_suffix(&self.text[..o.range.start], head.len()).ends_with(head)
+        {
+            return Some(LineRange {
+                start: line_of(o.range.start).saturating_sub(breaks(head)).max(1),
+                end: line_of(o.range.end.saturating_sub(1).max(o.range.start)),
+            });
+        }
+        None
+    }
+
     fn found_at(&self, o: &Occurrence, force_substring: bool) -> Found {
         let first = self.index.line_of_offset(o.range.start);
         let last = if o.range.end > o.range.start {
@@ -233,7 +269,10 @@ impl<'r, 't> Matcher<'r, 't> {
         match policy::decide(&summaries, self.request.strategy, self.threshold) {
             Decision::Apply(chosen) => {
                 for &c in &chosen {
-                    if let Some(refusal) = self.elsewhere(&founds[c]) {
+                    if let Some(refusal) = self
+                        .elsewhere(&founds[c])
+                        .or_else(|| self.not_a_typo(&founds[c]))
+                    {
                         return Settled::Refused(refusal);
                     }
                 }
@@ -258,9 +297,13 @@ impl<'r, 't> Matcher<'r, 't> {
                     Err(r) => Settled::Blocked(r),
                 }
             }
-            Decision::Ambiguous(list) => Settled::Refused(Refusal::Ambiguous {
-                candidates: list.iter().map(|&i| founds[i].candidate()).collect(),
-            }),
+            Decision::Ambiguous(list) => {
+                let candidates = list.iter().map(|&i| founds[i].candidate()).collect();
+                Settled::Refused(match self.request.strategy {
+                    Strategy::ReplaceAll => Refusal::Unlike { candidates },
+                    Strategy::SingleMatch => Refusal::Ambiguous { candidates },
+                })
+            }
             Decision::NotFound(best) => {
                 let best = best.map(|i| &founds[i]);
                 Settled::Refused(Refusal::NotFound {
@@ -310,6 +353,44 @@ impl<'r, 't> Matcher<'r, 't> {
             }
         }
         None
+    }
+
+    /// A fuzzy match pairs a search line the edit changes with a disk line
+    /// that differs by a number, an operator, or a name new_content keeps:
+    /// the caller means another line (see `tokens`). Refuses rather than
+    /// overwrite it.
+    fn not_a_typo(&self, f: &Found) -> Option<Refusal> {
+        let How::Lines { targets, .. } = &f.how else {
+            return None;
+        };
+        if f.dist == 0 {
+            return None;
+        }
+        let kept: std::collections::HashSet<&str> =
+            self.new.all.iter().map(|l| l.raw.trim()).collect();
+        targets.iter().enumerate().find_map(|(i, t)| {
+            let Target::Line(l) = t else { return None };
+            let s = &self.search.all[i];
+            let d = &self.file.all[*l];
+            // Lines further apart than a typo are the conflict check's.
+            if s.is_blank() || s.same_as(d) || !within_typos(s, d) {
+                return None;
+            }
+            // A context line the edit keeps is disk bytes either way: only a
+            // different number or operator there says the caller means
+            // another block; a misspelt name does not.
+            let changed = !kept.contains(s.raw.trim());
+            let change = meaningful_change(&s.canon, &d.canon, self.request.replacement)
+                .filter(|c| changed || !c.is_name())?;
+            Some(Refusal::NotATypo {
+                best: f.candidate(),
+                search_line: i + 1,
+                file_line: l + 1,
+                search_token: change.search,
+                file_token: change.disk,
+                diff: self.diff_against(f.region),
+            })
+        })
     }
 
     /// Candidates for the search as a whole.
@@ -674,8 +755,38 @@ impl<'r, 't> Matcher<'r, 't> {
                 diff: self.diff_against(f.region),
             },
             Blocked::Marker { new_line } => Refusal::MarkerInNewContent { line: new_line + 1 },
+            Blocked::Hidden {
+                search_line,
+                hidden,
+            } => Refusal::HiddenLinesDropped {
+                search_line: search_line + 1,
+                lines: LineRange {
+                    start: hidden.start + 1,
+                    end: hidden.end,
+                },
+            },
         }
     }
+}
+
+/// The first `len` bytes of `text` with `\r\n` read as `\n` (a little more,
+/// rounded to a character boundary).
+fn lf_prefix(text: &str, len: usize) -> String {
+    let mut cut = (len * 2).min(text.len());
+    while !text.is_char_boundary(cut) {
+        cut += 1;
+    }
+    text[..cut].replace("\r\n", "\n")
+}
+
+/// The last `len` bytes of `text` with `\r\n` read as `\n` (a little more,
+/// rounded to a character boundary).
+fn lf_suffix(text: &str, len: usize) -> String {
+    let mut cut = text.len().saturating_sub(len * 2);
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    text[cut..].replace("\r\n", "\n")
 }
 
 /// Drops candidates that pair some search line with the same file line as a
@@ -730,7 +841,12 @@ fn prefer(first: Refusal, second: Refusal) -> Refusal {
         Refusal::NotFound { best, .. } => best.map_or(-1.0, |b| b.score),
         _ => -1.0,
     };
-    let telling = |r: &Refusal| matches!(r, Refusal::Ambiguous { .. } | Refusal::Elsewhere { .. });
+    let telling = |r: &Refusal| {
+        matches!(
+            r,
+            Refusal::Ambiguous { .. } | Refusal::Unlike { .. } | Refusal::Elsewhere { .. }
+        )
+    };
     match (&first, &second) {
         _ if telling(&first) => first,
         _ if telling(&second) => second,

@@ -66,6 +66,7 @@ pub(crate) mod normalize;
 pub mod outcome;
 pub(crate) mod policy;
 pub(crate) mod score;
+pub(crate) mod tokens;
 
 pub use outcome::{
     Adjustment, Candidate, ConflictReason, LineRange, MatchKind, Plan, PlannedEdit, Refusal,

@@ -233,6 +233,12 @@ pub enum Refusal {
         /// Every matching place.
         candidates: Vec<Candidate>,
     },
+    /// Under `replace_all`, several places resemble the search but hold
+    /// different text, so no one change fits them all.
+    Unlike {
+        /// Every resembling place.
+        candidates: Vec<Candidate>,
+    },
     /// No place matches well enough.
     NotFound {
         /// The closest place, if anything resembles the search.
@@ -269,10 +275,42 @@ pub enum Refusal {
         /// Unified diff from `search_context` to the closest block's text.
         diff: String,
     },
+    /// The closest block differs from `search_context`, in a line the edit
+    /// changes, by a number, an operator or a name that `new_content` keeps:
+    /// not a typo, so probably another place or a changed file.
+    NotATypo {
+        /// The closest block.
+        best: Candidate,
+        /// The line of `search_context` (1-based) that differs.
+        search_line: usize,
+        /// The file line (1-based) it was matched with.
+        file_line: usize,
+        /// The token as `search_context` has it.
+        search_token: String,
+        /// The token as the file has it.
+        file_token: String,
+        /// Unified diff from `search_context` to the closest block's text.
+        diff: String,
+    },
     /// `new_content` has an elision marker that stands for nothing.
     MarkerInNewContent {
         /// Line of `new_content` (1-based).
         line: usize,
+    },
+    /// An elision marker of `search_context` stands for file lines the caller
+    /// never saw, and `new_content` drops or replaces it: those lines would be
+    /// deleted unseen.
+    HiddenLinesDropped {
+        /// Line of `search_context` (1-based) holding the marker.
+        search_line: usize,
+        /// The file lines it stands for.
+        lines: LineRange,
+    },
+    /// `new_content` adds lines to `search_context`, and the file already has
+    /// them right there: the same edit was made before.
+    AlreadyApplied {
+        /// Where `new_content` already stands.
+        lines: LineRange,
     },
 }
 
@@ -287,6 +325,10 @@ impl Refusal {
             Refusal::InvalidThreshold { .. } => {
                 &["Pass a threshold between 0.0 and 1.0, or leave it out for 0.9."]
             }
+            Refusal::Unlike { .. } => &[
+                "Copy the exact text of one place into search_context and change the places one call at a time.",
+                "Or correct search_context to the text every place has, for replace_all to change them together.",
+            ],
             Refusal::Ambiguous { .. } => &[
                 "Add lines around the change that occur only at the intended place.",
                 "Use strategy \"replace_all\" to change every place.",
@@ -305,9 +347,22 @@ impl Refusal {
                 "Add lines around the change that occur only at the place you mean.",
                 "Or correct search_context after the diff if the closest block is the one.",
             ],
+            Refusal::NotATypo { .. } => &[
+                "Read the line again and copy it as the file has it, if that is the place you mean.",
+                "Otherwise add lines that occur only at the intended place.",
+            ],
             Refusal::MarkerInNewContent { .. } => &[
                 "Write the elided lines out in full in new_content.",
                 "Or keep the marker exactly where search_context has one.",
+                "To write a literal \"...\" line, use TextReplace or TextPatch, which take text as it is.",
+            ],
+            Refusal::AlreadyApplied { .. } => &[
+                "Read those lines: the change is probably in place already.",
+                "If the text is meant to be there twice, add the lines that follow it to search_context.",
+            ],
+            Refusal::HiddenLinesDropped { .. } => &[
+                "Keep the marker in new_content where the hidden lines stay.",
+                "To delete or rewrite those lines, write them out in search_context.",
             ],
         };
         s.iter().map(|x| x.to_string()).collect()
@@ -356,6 +411,14 @@ impl fmt::Display for Refusal {
                 "search_context matches {} places about equally well: {}. Nothing was changed. Add \
                  surrounding lines that occur only at the place you mean, or use strategy \
                  \"replace_all\" to change every one.",
+                candidates.len(),
+                list(candidates)
+            ),
+            Refusal::Unlike { candidates } => write!(
+                f,
+                "search_context does not occur exactly; {} places resemble it but differ from \
+                 each other: {}. replace_all changes several places only when they hold the same \
+                 text, so nothing was changed.",
                 candidates.len(),
                 list(candidates)
             ),
@@ -437,6 +500,36 @@ impl fmt::Display for Refusal {
                  stand for a marker at the same place in search_context, so the lines it would \
                  hide are unknown. Nothing was changed. Write those lines out in full, or keep \
                  the marker exactly where search_context has one."
+            ),
+            Refusal::NotATypo {
+                best,
+                search_line,
+                file_line,
+                search_token,
+                file_token,
+                diff,
+            } => write!(
+                f,
+                "search_context is closest to lines {} (score {:.1}), but line {search_line} of \
+                 search_context, which new_content changes, has `{search_token}` where the file \
+                 has `{file_token}` (line {file_line}). A different number, operator or name is \
+                 not a typo: this is another place, or the file changed since it was read. \
+                 Nothing was changed.\n{diff}",
+                best.lines, best.score
+            ),
+            Refusal::AlreadyApplied { lines } => write!(
+                f,
+                "new_content is already in the file at lines {lines}, exactly where \
+                 search_context matches: the edit looks made already (a repeated call?), and \
+                 making it again would add its lines a second time. Nothing was changed."
+            ),
+            Refusal::HiddenLinesDropped { search_line, lines } => write!(
+                f,
+                "line {search_line} of search_context is an elision marker standing for file \
+                 lines {lines}, and new_content does not keep it, so those lines would be \
+                 deleted without having been seen. Nothing was changed. Keep the marker in \
+                 new_content where the lines stay, or write them out in search_context to \
+                 change them."
             ),
         }
     }

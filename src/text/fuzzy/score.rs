@@ -73,6 +73,12 @@ pub(crate) fn line_distance(a: &Line<'_>, b: &Line<'_>) -> usize {
     indel::distance(a.canon.chars(), b.canon.chars())
 }
 
+/// Whether two lines are at most a typo or two apart (about 5% of their
+/// length, and at least two substituted characters).
+pub(crate) fn within_typos(a: &Line<'_>, b: &Line<'_>) -> bool {
+    line_distance(a, b) <= ((a.chars + b.chars) / 20).max(4)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,6 +13,7 @@ use tree_sitter::{Node, Tree};
 
 use super::language::Language;
 use super::parser::{Skipped, budget_for, parse_tree};
+use super::python_indent::indentation_errors;
 use crate::text::lines::LineIndex;
 
 /// How many errors a [`SyntaxReport`] lists; `error_count` counts them all.
@@ -163,6 +164,23 @@ pub(crate) fn collect(language: Language, tree: &Tree, text: &str) -> Vec<Found>
             let is_error = node.is_error();
             stack.extend(children.into_iter().rev().map(|child| (child, is_error)));
         }
+    }
+    if language == Language::Python {
+        for e in indentation_errors(tree, text) {
+            let error = locate(
+                e.offset,
+                ErrorKind::Error,
+                e.message.to_string(),
+                text,
+                &index,
+            );
+            found.push(Found {
+                first_line: error.line,
+                last_line: error.line,
+                error,
+            });
+        }
+        found.truncate(MAX_COLLECTED);
     }
     // Some errors are reported at a token inside their node or just after
     // it, so traversal order is not quite position order.

@@ -128,10 +128,10 @@ fn check_within(
         Ok(tree) => tree,
         Err(skipped) => return pass_with(skipped.message().to_string()),
     };
-    if !after_tree.root_node().has_error() {
+    let after_errors = collect(language, &after_tree, after);
+    if after_errors.is_empty() {
         return GateOutcome::Pass { note: None };
     }
-    let after_errors = collect(language, &after_tree, after);
     let before_errors = match parse_tree(language, before, budget(before.len())) {
         Ok(tree) => collect(language, &tree, before),
         Err(skipped) => {

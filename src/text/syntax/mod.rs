@@ -31,6 +31,7 @@ mod inspection;
 mod language;
 mod outline;
 mod parser;
+mod python_indent;
 
 pub use errors::{ErrorKind, MAX_LISTED_ERRORS, SyntaxError, SyntaxReport, parse};
 pub use gate::{GateOutcome, SyntaxRegression, check_edit};
