@@ -250,3 +250,30 @@ fn replace_all_over_places_that_only_resemble_the_search_says_why() {
     );
     assert!(!message(&err).contains("use strategy"), "{err}");
 }
+
+/// Thousands of places: every one is replaced, the reply lists the first 100
+/// and says so (the matcher used to be quadratic in the number of places).
+#[test]
+fn replace_all_over_thousands_of_places_lists_a_hundred() {
+    let vault = Vault::new();
+    vault.write("many.txt", "ab\n".repeat(5000));
+    let out = edit(
+        &vault,
+        "many.txt",
+        json!({"search_context": "ab", "new_content": "X", "strategy": "replace_all"}),
+    );
+    assert_eq!(vault.read_string("many.txt"), "X\n".repeat(5000));
+    assert_eq!(out["message"], "Replaced 5000 places");
+    assert_eq!(out["matches"].as_array().unwrap().len(), 100);
+    assert_eq!(out["note"], "matches lists the first 100 of 5000 places");
+
+    vault.write("one.txt", "ab ".repeat(20000));
+    let out = vault.ok(
+        "TextReplace",
+        json!({"filePath": "one.txt", "oldText": "ab", "newText": "X", "occurrence": "all"}),
+    );
+    assert_eq!(vault.read_string("one.txt"), "X ".repeat(20000));
+    assert_eq!(out["occurrencesReplaced"], 20000);
+    // All on line 1: one entry, not 20,000.
+    assert_eq!(out["replacements"], json!([{"start": 1, "end": 1}]));
+}

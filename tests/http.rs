@@ -5,7 +5,7 @@ mod client;
 
 use std::time::{Duration, Instant};
 
-use client::{HttpServer, Peer, call, failure, http_client, raw_post, success};
+use client::{HttpServer, Peer, call, failure, http_client, raw_post, raw_post_with, success};
 use serde_json::{Value, json};
 
 const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw-test","version":"1"}}}"#;
@@ -51,6 +51,25 @@ async fn the_endpoint_answers_initialize_at_mcp() {
     assert!(
         status.contains(" 403 "),
         "a foreign Host is refused: {status}"
+    );
+    // Nor through a cross-site request from a page elsewhere (Origin).
+    let host = server.addr.to_string();
+    let (status, _, _) = raw_post_with(
+        server.addr,
+        "/mcp",
+        &host,
+        "Origin: http://attacker.example\r\n",
+        INITIALIZE,
+    );
+    assert!(
+        status.contains(" 403 "),
+        "a foreign Origin is refused: {status}"
+    );
+    let own = format!("Origin: http://{host}\r\n");
+    let (status, _, _) = raw_post_with(server.addr, "/mcp", &host, &own, INITIALIZE);
+    assert!(
+        status.contains(" 200 "),
+        "a page on this host may call: {status}"
     );
 
     let client = http_client(&server.url()).await;

@@ -378,11 +378,20 @@ fn serve(options: &ServerOptions, roots: Vec<PathBuf>) -> ExitCode {
             }
         }
     });
+    // A tool call still running on a blocking thread would otherwise keep the
+    // process alive after its client is gone; its edit lands whole or not at
+    // all either way (atomic rename), and a temp file left behind is swept at
+    // the next start.
+    runtime.shutdown_timeout(SHUTDOWN_GRACE);
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => fail(e),
     }
 }
+
+/// How long the server waits, once its transport has ended, for tool calls
+/// still running before it exits.
+const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// Removes temp files an earlier, interrupted run left in the roots, without
 /// holding up the start.

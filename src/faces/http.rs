@@ -41,8 +41,10 @@ pub fn parse_addr(addr: &str) -> Result<SocketAddr, String> {
 /// from `addr` when it asks for port 0.
 ///
 /// Requests must name this machine in their `Host` header: loopback names,
-/// the bound address, and `extra_hosts` (`--allowed-host`). That keeps a web
-/// page in a browser from reaching the server through DNS rebinding.
+/// the bound address, and `extra_hosts` (`--allowed-host`); a request from a
+/// browser must come from a page on one of those hosts (`Origin`). That keeps
+/// a web page from reaching the server through DNS rebinding or a
+/// cross-site request.
 pub async fn serve_http(
     server: TextServer,
     addr: &str,
@@ -60,7 +62,24 @@ pub async fn serve_http(
     }
     hosts.extend(extra_hosts.iter().cloned());
     let cancel = tokio_util::sync::CancellationToken::new();
-    let mut config = StreamableHttpServerConfig::default().with_allowed_hosts(hosts);
+    // A browser names the page that sent a request in `Origin`: only pages
+    // served from these same hosts may call (the MCP spec asks servers to
+    // check it); clients that are not browsers send no Origin and pass.
+    let origins: Vec<String> = hosts
+        .iter()
+        .flat_map(|h| {
+            let h = if h.contains(':') && !h.starts_with('[') {
+                format!("[{h}]")
+            } else {
+                h.clone()
+            };
+            [format!("http://{h}:*"), format!("https://{h}:*")]
+        })
+        .collect();
+    let mut config = StreamableHttpServerConfig::default()
+        .with_allowed_hosts(hosts)
+        .with_allowed_origins(origins)
+        .enforce_origin_validation();
     config.cancellation_token = cancel.child_token();
     let calls = server.calls();
     let factory = move || Ok(server.for_new_session());

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 use super::args::TextArg;
 use super::context::ToolContext;
-use super::edit_report::context;
+use super::edit_report::{context, join_notes};
 use super::error::ToolError;
 use super::tool::{Effects, Tool, Toolset};
 use crate::text::diff::{DEFAULT_CONTEXT, unified_diff};
@@ -349,14 +349,32 @@ fn replace(
         many => format!("Replaced {} places", many.len()),
     };
     let near_misses = (!plan.near_misses.is_empty()).then(|| {
+        let mut lines: Vec<String> = plan
+            .near_misses
+            .iter()
+            .take(LISTED_MATCHES)
+            .map(|c| c.lines.to_string())
+            .collect();
+        if plan.near_misses.len() > LISTED_MATCHES {
+            lines.push(format!("and {} more", plan.near_misses.len() - LISTED_MATCHES));
+        }
         format!(
             "{} similar place{} {} left unchanged (lines {}): they are not identical to the replaced code",
             plan.near_misses.len(),
             if plan.near_misses.len() == 1 { "" } else { "s" },
             if plan.near_misses.len() == 1 { "was" } else { "were" },
-            plan.near_misses.iter().map(|c| c.lines.to_string()).collect::<Vec<_>>().join(", ")
+            lines.join(", ")
         )
     });
+    let cut = (matches.len() > LISTED_MATCHES).then(|| {
+        format!(
+            "matches lists the first {LISTED_MATCHES} of {} places",
+            matches.len()
+        )
+    });
+    let note = join_notes([near_misses, cut]);
+    let mut matches = matches;
+    matches.truncate(LISTED_MATCHES);
     Ok(EditCodeOutput {
         status: "success",
         message,
@@ -380,9 +398,12 @@ fn replace(
             file_hash: edited.after.hash(),
             dry_run: (!edited.written).then_some(true),
         },
-        note: near_misses,
+        note,
     })
 }
+
+/// How many places `matches` and the near-miss note list.
+const LISTED_MATCHES: usize = 100;
 
 /// Where each splice's text sits in the edited document.
 fn new_spans(after: &Document, splices: &[Splice]) -> Vec<LineSpan> {

@@ -137,7 +137,8 @@ pub struct TextReplaceOutput {
     pub occurrences_replaced: usize,
     /// Lines holding the new text in the edited file (first to last replacement).
     pub affected_lines: LineSpan,
-    /// With several replacements, the lines of each in the edited file.
+    /// With several replacements, the lines they are on in the edited file
+    /// (replacements on the same lines share an entry; the first 100 entries).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub replacements: Vec<LineSpan>,
     /// Lines added minus lines removed.
@@ -209,9 +210,17 @@ For structural edits by heading, line range or code block position, use TextPatc
             },
         )?;
         let plan = &edited.value;
+        let merged = merged_spans(&plan.spans);
+        let cut_note = (merged.len() > LISTED_SPANS).then(|| {
+            format!(
+                "replacements lists the first {LISTED_SPANS} of {} places",
+                merged.len()
+            )
+        });
         let note = join_notes([
             plan.others_note.clone(),
             plan.eol_note.clone(),
+            cut_note,
             line_count_note(&edited.before, &edited.after),
         ]);
         Ok(TextReplaceOutput {
@@ -224,7 +233,7 @@ For structural edits by heading, line range or code block position, use TextPatc
                 plan.spans.last().map_or(1, |s| s.end),
             ),
             replacements: if plan.spans.len() > 1 {
-                plan.spans.clone()
+                merged.into_iter().take(LISTED_SPANS).collect()
             } else {
                 Vec::new()
             },
@@ -241,6 +250,21 @@ For structural edits by heading, line range or code block position, use TextPatc
             note,
         })
     }
+}
+
+/// How many places `replacements` lists.
+const LISTED_SPANS: usize = 100;
+
+/// The spans with those on overlapping lines merged.
+fn merged_spans(spans: &[LineSpan]) -> Vec<LineSpan> {
+    let mut out: Vec<LineSpan> = Vec::new();
+    for span in spans {
+        match out.last_mut() {
+            Some(last) if span.start <= last.end => last.end = last.end.max(span.end),
+            _ => out.push(*span),
+        }
+    }
+    out
 }
 
 /// What a replacement did, for the response.
@@ -326,16 +350,13 @@ fn plan_replace(
     let mut shift: isize = 0;
     let mut spans = Vec::new();
     let mut other_lines = Vec::new();
-    let mut next_chosen = chosen.iter().peekable();
+    // `chosen` and `splices` are in match order, so they are walked in step.
+    let mut next_chosen = chosen.iter().zip(&splices).peekable();
     for (i, m) in matches.iter().enumerate() {
         let new_start = (m.start as isize + shift) as usize;
-        if next_chosen.peek() == Some(&&i) {
+        if let Some(&(_, splice)) = next_chosen.peek().filter(|(c, _)| **c == i) {
             next_chosen.next();
-            let splice = splices
-                .iter()
-                .find(|s| s.range == *m)
-                .map(|s| s.text.len())
-                .unwrap_or(0);
+            let splice = splice.text.len();
             let start_line = after.lines().line_of_offset(new_start);
             let end_line = if splice == 0 {
                 start_line

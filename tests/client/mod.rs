@@ -236,6 +236,17 @@ impl Drop for HttpServer {
 /// Sends one raw HTTP/1.1 POST of `body` to `path` with the `Host` header
 /// `host`, and returns the status line, the headers and the body as text.
 pub fn raw_post(addr: SocketAddr, path: &str, host: &str, body: &str) -> (String, String, String) {
+    raw_post_with(addr, path, host, "", body)
+}
+
+/// [`raw_post`] with more header lines (each ending in `\r\n`).
+pub fn raw_post_with(
+    addr: SocketAddr,
+    path: &str,
+    host: &str,
+    headers: &str,
+    body: &str,
+) -> (String, String, String) {
     let mut stream = TcpStream::connect_timeout(&addr, Duration::from_secs(5)).expect("connect");
     stream
         .set_read_timeout(Some(Duration::from_secs(10)))
@@ -243,7 +254,7 @@ pub fn raw_post(addr: SocketAddr, path: &str, host: &str, body: &str) -> (String
     let request = format!(
         "POST {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n\
          Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\
-         Connection: close\r\n\r\n{body}",
+         {headers}Connection: close\r\n\r\n{body}",
         body.len()
     );
     stream.write_all(request.as_bytes()).unwrap();

@@ -374,14 +374,18 @@ fn merge_regions(mut windows: Vec<Window>, n: usize) -> Vec<Window> {
             .then(a.start.cmp(&b.start))
     });
     let mut kept: Vec<Window> = Vec::new();
+    // Kept windows by start: a window is only compared with those starting
+    // within SLACK of it, which keeps thousands of exact copies linear.
+    let mut by_start: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
     for w in windows {
-        let same_region = kept.iter().any(|k| {
-            k.overlaps(&w)
-                && (k.dist > 0 || w.dist > 0)
-                && k.start.abs_diff(w.start) <= SLACK
-                && k.end.abs_diff(w.end) <= SLACK
-        });
+        let same_region = by_start
+            .range(w.start.saturating_sub(SLACK)..=w.start + SLACK)
+            .flat_map(|(_, ks)| ks.iter().map(|&k| &kept[k]))
+            .any(|k| {
+                k.overlaps(&w) && (k.dist > 0 || w.dist > 0) && k.end.abs_diff(w.end) <= SLACK
+            });
         if !same_region {
+            by_start.entry(w.start).or_default().push(kept.len());
             kept.push(w);
         }
     }

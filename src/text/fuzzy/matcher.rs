@@ -229,13 +229,24 @@ impl<'r, 't> Matcher<'r, 't> {
         let mut founds: Vec<Found> = (0..kept.len())
             .map(|k| self.found_at(&kept[k], shares_line(k)))
             .collect();
-        let overlaps = |f: &Found, g: &Found| f.region.0 <= g.region.1 && g.region.0 <= f.region.1;
+        // The exact matches are in text order and do not overlap, so one
+        // binary search finds the only ones a candidate could overlap.
+        let exact_regions: Vec<(usize, usize)> = founds.iter().map(|f| f.region).collect();
+        let overlaps_exact = |f: &Found| {
+            let k = exact_regions.partition_point(|r| r.1 < f.region.0);
+            exact_regions.get(k).is_some_and(|r| r.0 <= f.region.1)
+        };
+        let mut added: Vec<(usize, usize)> = Vec::new();
+        let overlaps_added = |f: &Found, added: &[(usize, usize)]| {
+            added.iter().any(|r| r.0 <= f.region.1 && f.region.0 <= r.1)
+        };
         let mut near = Vec::new();
         for f in self.normal() {
-            if f.score < self.threshold || founds.iter().any(|g| overlaps(&f, g)) {
+            if f.score < self.threshold || overlaps_exact(&f) || overlaps_added(&f, &added) {
                 continue;
             }
             if f.dist == 0 {
+                added.push(f.region);
                 founds.push(f);
             } else {
                 near.push(f.candidate());
@@ -813,17 +824,16 @@ fn distinct(mut founds: Vec<Found>) -> Vec<Found> {
             How::Substring(_) => Vec::new(),
         }
     };
-    let mut kept: Vec<(Found, Vec<(usize, usize)>)> = Vec::new();
+    let mut claimed: std::collections::HashSet<(usize, usize)> = Default::default();
+    let mut kept = Vec::new();
     for f in founds {
         let mine = pairs(&f);
-        if kept
-            .iter()
-            .all(|(_, theirs)| mine.iter().all(|p| !theirs.contains(p)))
-        {
-            kept.push((f, mine));
+        if mine.iter().all(|p| !claimed.contains(p)) {
+            claimed.extend(mine);
+            kept.push(f);
         }
     }
-    kept.into_iter().map(|(f, _)| f).collect()
+    kept
 }
 
 fn candidate_of(e: &PlannedEdit) -> Candidate {
