@@ -1,13 +1,33 @@
 //! MCP over stdin and stdout, the way desktop clients start servers.
+//!
+//! Messages are JSON-RPC objects, one per line. The framing is ours rather
+//! than the SDK's stream codec so that a client that sends something broken
+//! hears about it instead of waiting forever: a line that is not JSON gets a
+//! parse error (-32700), JSON that is not a valid message gets an invalid
+//! request error (-32600) carrying the request's id when it has one, a line
+//! over the size limit gets an error too, and a last message without a final
+//! newline is still read.
 
-use rmcp::ServiceExt;
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
+use rmcp::transport::Transport;
+use rmcp::{RoleServer, ServiceExt};
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 
 use super::mcp::TextServer;
 
+/// Largest message read, in bytes: room for a whole file of the largest size
+/// the tools accept by default, escaped.
+const MAX_MESSAGE: usize = 512 << 20;
+
 /// Serves `server` on stdin/stdout until the client disconnects.
 pub async fn serve_stdio(server: TextServer) -> Result<(), String> {
+    let transport = LineTransport::new(tokio::io::stdin(), tokio::io::stdout());
     let running = server
-        .serve(rmcp::transport::stdio())
+        .serve(transport)
         .await
         .map_err(|e| format!("the MCP session could not start: {e}"))?;
     running
@@ -15,4 +35,323 @@ pub async fn serve_stdio(server: TextServer) -> Result<(), String> {
         .await
         .map_err(|e| format!("the MCP session ended with an error: {e}"))?;
     Ok(())
+}
+
+/// How long the end of input waits for answers to requests already read.
+const ANSWER_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// How long closing waits for queued replies to be written.
+const CLOSE_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Newline-delimited JSON-RPC over a reader and a writer.
+pub struct LineTransport<R> {
+    reader: BufReader<R>,
+    /// Lines for the writer task, which writes them one by one in order.
+    outbox: tokio::sync::mpsc::UnboundedSender<Outgoing>,
+    /// Requests handed to the server that have not been answered yet: the end
+    /// of input waits for them, since the SDK stops sending once its input
+    /// ends and a client that closes its side after the last request still
+    /// expects the answer.
+    unanswered: Arc<tokio::sync::watch::Sender<usize>>,
+    /// The line being read, and its length so far (it stops growing past
+    /// [`MAX_MESSAGE`], but the count goes on).
+    partial: Vec<u8>,
+    partial_len: usize,
+}
+
+/// One line for the writer task.
+struct Outgoing {
+    json: Vec<u8>,
+    /// Whether it answers a request read earlier.
+    answer: bool,
+    /// Told when the line is written, or why it could not be.
+    done: Option<tokio::sync::oneshot::Sender<std::io::Result<()>>>,
+}
+
+impl<R> LineTransport<R>
+where
+    R: tokio::io::AsyncRead + Unpin + Send + 'static,
+{
+    /// A transport reading messages from `reader` and writing to `writer`
+    /// (from a task of its own, so that no write is ever cut short).
+    pub fn new<W>(reader: R, writer: W) -> LineTransport<R>
+    where
+        W: AsyncWrite + Unpin + Send + 'static,
+    {
+        let (outbox, lines) = tokio::sync::mpsc::unbounded_channel();
+        let unanswered = Arc::new(tokio::sync::watch::Sender::new(0));
+        tokio::spawn(write_lines(writer, lines, unanswered.clone()));
+        LineTransport {
+            reader: BufReader::new(reader),
+            outbox,
+            unanswered,
+            partial: Vec::new(),
+            partial_len: 0,
+        }
+    }
+
+    /// Waits, up to [`ANSWER_WAIT`], until every request read has its answer.
+    fn answers_sent(&self) -> impl Future<Output = ()> + Send + 'static {
+        let unanswered = self.unanswered.clone();
+        async move {
+            let mut pending = unanswered.subscribe();
+            let all_sent = tokio::time::timeout(ANSWER_WAIT, pending.wait_for(|&n| n == 0))
+                .await
+                .is_ok();
+            if !all_sent {
+                let left = *unanswered.borrow();
+                tracing::warn!(
+                    "input ended with {left} request(s) still unanswered after {} s",
+                    ANSWER_WAIT.as_secs()
+                );
+            }
+        }
+    }
+
+    /// Reads the next line (without its line break), or `None` at the end of
+    /// input. A line over [`MAX_MESSAGE`] is skipped and reported as `Err`
+    /// with its length.
+    ///
+    /// Cancel-safe: the SDK drops this future whenever something else is
+    /// ready first, so a partly read line is kept in `self`, never in a local.
+    async fn next_line(&mut self) -> Option<Result<Vec<u8>, usize>> {
+        loop {
+            let available = match self.reader.fill_buf().await {
+                Ok(bytes) => bytes,
+                Err(e) => {
+                    tracing::warn!("cannot read stdin: {e}");
+                    return None;
+                }
+            };
+            let (chunk, used, complete) = match memchr::memchr(b'\n', available) {
+                Some(at) => (&available[..at], at + 1, true),
+                // End of input: a last message without a newline still counts.
+                None if available.is_empty() => {
+                    if self.partial_len == 0 {
+                        return None;
+                    }
+                    (available, 0, true)
+                }
+                None => (available, available.len(), false),
+            };
+            self.partial_len += chunk.len();
+            if self.partial_len > MAX_MESSAGE {
+                self.partial = Vec::new();
+            } else {
+                self.partial.extend_from_slice(chunk);
+            }
+            self.reader.consume(used);
+            if complete {
+                let len = std::mem::take(&mut self.partial_len);
+                let mut line = std::mem::take(&mut self.partial);
+                if len > MAX_MESSAGE {
+                    return Some(Err(len));
+                }
+                if line.last() == Some(&b'\r') {
+                    line.pop();
+                }
+                return Some(Ok(line));
+            }
+        }
+    }
+
+    /// Answers a line that is no message. Queued without waiting, so that
+    /// the SDK dropping `receive` cannot lose it.
+    fn reply_error(&self, id: Value, code: i64, message: String) {
+        let reply =
+            json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}});
+        let _ = self.outbox.send(Outgoing {
+            json: reply.to_string().into_bytes(),
+            answer: false,
+            done: None,
+        });
+    }
+}
+
+/// Writes queued lines in order; counts answers as they go out.
+async fn write_lines<W: AsyncWrite + Unpin>(
+    mut writer: W,
+    mut lines: tokio::sync::mpsc::UnboundedReceiver<Outgoing>,
+    unanswered: Arc<tokio::sync::watch::Sender<usize>>,
+) {
+    while let Some(line) = lines.recv().await {
+        // An empty line is only a marker that everything before it is out.
+        let mut result = Ok(());
+        if !line.json.is_empty() {
+            result = writer.write_all(&line.json).await;
+            if result.is_ok() {
+                result = writer.write_all(b"\n").await;
+            }
+        }
+        if result.is_ok() {
+            result = writer.flush().await;
+        }
+        if let Err(e) = &result {
+            tracing::warn!("cannot write to stdout: {e}");
+        }
+        if line.answer {
+            unanswered.send_modify(|n| *n = n.saturating_sub(1));
+        }
+        if let Some(done) = line.done {
+            let _ = done.send(result);
+        }
+    }
+}
+
+/// The id of a message that could not be read as a request, if it has a
+/// usable one (JSON-RPC answers with `null` otherwise).
+fn readable_id(value: &Value) -> Value {
+    match value.get("id") {
+        Some(id @ (Value::String(_) | Value::Number(_))) => id.clone(),
+        _ => Value::Null,
+    }
+}
+
+/// What is wrong with the params of a `tools/call`, which the SDK would
+/// otherwise answer with "method not found".
+fn bad_tool_call(value: &Value) -> Option<&'static str> {
+    if value.get("method") != Some(&json!("tools/call")) || value.get("id").is_none() {
+        return None;
+    }
+    let Some(params) = value.get("params") else {
+        return Some("tools/call needs params: {\"name\": the tool, \"arguments\": {...}}");
+    };
+    let params = params.as_object()?;
+    if !params.get("name").is_some_and(Value::is_string) {
+        return Some("tools/call needs \"name\", the tool's name as a string");
+    }
+    match params.get("arguments") {
+        None | Some(Value::Null | Value::Object(_)) => None,
+        Some(_) => Some("tools/call \"arguments\" must be an object of named parameters"),
+    }
+}
+
+/// Why `value`, valid JSON, is not a message this server reads.
+fn invalid_reason(value: &Value, error: &serde_json::Error) -> String {
+    match value {
+        Value::Array(_) => {
+            "batches of messages are not supported; send one message per line".into()
+        }
+        Value::Object(map) if map.get("jsonrpc") != Some(&json!("2.0")) => {
+            "a message needs \"jsonrpc\": \"2.0\"".into()
+        }
+        Value::Object(map) if !map.get("method").is_none_or(Value::is_string) => {
+            "\"method\" must be a string".into()
+        }
+        Value::Object(map) if !map.get("params").is_none_or(Value::is_object) => {
+            "\"params\" must be an object".into()
+        }
+        Value::Object(_) => format!("not a valid request, response or notification: {error}"),
+        _ => "a message must be a JSON object".into(),
+    }
+}
+
+impl<R> Transport<RoleServer> for LineTransport<R>
+where
+    R: tokio::io::AsyncRead + Unpin + Send + 'static,
+{
+    type Error = std::io::Error;
+
+    fn name() -> Cow<'static, str> {
+        "stdio".into()
+    }
+
+    fn send(
+        &mut self,
+        item: TxJsonRpcMessage<RoleServer>,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        let answer = matches!(
+            item,
+            rmcp::model::JsonRpcMessage::Response(_) | rmcp::model::JsonRpcMessage::Error(_)
+        );
+        let (done, written) = tokio::sync::oneshot::channel();
+        let queued = serde_json::to_vec(&item)
+            .map_err(std::io::Error::other)
+            .and_then(|json| {
+                self.outbox
+                    .send(Outgoing {
+                        json,
+                        answer,
+                        done: Some(done),
+                    })
+                    .map_err(|_| std::io::Error::other("stdout is closed"))
+            });
+        async move {
+            queued?;
+            written
+                .await
+                .unwrap_or_else(|_| Err(std::io::Error::other("stdout is closed")))
+        }
+    }
+
+    async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
+        loop {
+            let Some(next) = self.next_line().await else {
+                self.answers_sent().await;
+                return None;
+            };
+            let line = match next {
+                Ok(line) => line,
+                Err(length) => {
+                    let message = format!(
+                        "Parse error: the message is {length} bytes, over the limit of {} MiB, and was skipped",
+                        MAX_MESSAGE >> 20
+                    );
+                    self.reply_error(Value::Null, -32700, message);
+                    continue;
+                }
+            };
+            if line.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            let value: Value = match serde_json::from_slice(&line) {
+                Ok(value) => value,
+                Err(e) => {
+                    let message = format!(
+                        "Parse error: the line is not one JSON message ({e}); send one JSON-RPC object per line"
+                    );
+                    self.reply_error(Value::Null, -32700, message);
+                    continue;
+                }
+            };
+            if let Some(problem) = bad_tool_call(&value) {
+                let message = format!("Invalid params: {problem}");
+                self.reply_error(readable_id(&value), -32602, message);
+                continue;
+            }
+            match serde_json::from_value::<RxJsonRpcMessage<RoleServer>>(value.clone()) {
+                Ok(message) => {
+                    if matches!(message, rmcp::model::JsonRpcMessage::Request(_)) {
+                        self.unanswered.send_modify(|n| *n += 1);
+                    }
+                    return Some(message);
+                }
+                Err(e) => {
+                    let message = format!("Invalid request: {}", invalid_reason(&value, &e));
+                    self.reply_error(readable_id(&value), -32600, message);
+                }
+            }
+        }
+    }
+
+    async fn close(&mut self) -> Result<(), Self::Error> {
+        // Everything queued before this is written once this is.
+        let (done, written) = tokio::sync::oneshot::channel();
+        let flushed = Outgoing {
+            json: Vec::new(),
+            answer: false,
+            done: Some(done),
+        };
+        if self.outbox.send(flushed).is_err() {
+            return Ok(());
+        }
+        // A client that stopped reading would otherwise hold the exit forever.
+        match tokio::time::timeout(CLOSE_WAIT, written).await {
+            Ok(result) => result.unwrap_or(Ok(())),
+            Err(_) => {
+                tracing::warn!("stdout is not being read; exiting without the last replies");
+                Ok(())
+            }
+        }
+    }
 }
