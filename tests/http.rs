@@ -65,6 +65,17 @@ async fn the_endpoint_answers_initialize_at_mcp() {
         status.contains(" 403 "),
         "a foreign Origin is refused: {status}"
     );
+    // A body that is no message gets a JSON-RPC error, not a bare 415.
+    let (status, _, body) = raw_post(server.addr, "/mcp", &host, "hello");
+    assert!(status.contains(" 400 "), "{status}");
+    let reply: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(reply["error"]["code"], -32700, "{body}");
+    let (status, _, body) = raw_post(server.addr, "/mcp", &host, "[1]");
+    assert!(status.contains(" 400 "), "{status}");
+    assert!(
+        body.contains("batches of messages are not supported"),
+        "{body}"
+    );
     let own = format!("Origin: http://{host}\r\n");
     let (status, _, _) = raw_post_with(server.addr, "/mcp", &host, &own, INITIALIZE);
     assert!(

@@ -80,7 +80,7 @@ fn broken_lines_get_errors_and_the_session_goes_on() {
     );
     let message = |i: usize| got[i]["error"]["message"].as_str().unwrap().to_string();
     assert_eq!(got.len(), 10);
-    assert!(message(0).contains("send one JSON-RPC object per line"));
+    assert!(message(0).contains("send one JSON-RPC object per message"));
     assert!(message(3).contains("batches of messages are not supported"));
     assert_eq!(message(4), "Invalid request: \"params\" must be an object");
     assert_eq!(

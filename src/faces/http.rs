@@ -10,6 +10,13 @@ use std::sync::Arc;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 
+use axum::body::Body;
+use axum::extract::Request;
+use axum::http::{Method, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+
+use super::incoming::{self, Checked};
 use super::mcp::TextServer;
 
 /// How long a shutdown waits for running calls: longer than an edit normally
@@ -85,7 +92,9 @@ pub async fn serve_http(
     let factory = move || Ok(server.for_new_session());
     let service =
         StreamableHttpService::new(factory, Arc::new(LocalSessionManager::default()), config);
-    let router = axum::Router::new().nest_service("/mcp", service);
+    let router = axum::Router::new()
+        .nest_service("/mcp", service)
+        .layer(axum::middleware::from_fn(check_message));
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
@@ -139,6 +148,54 @@ async fn shutdown_requested() {
         // keep serving rather than stop at once.
         tracing::warn!("Ctrl-C will not stop the server cleanly: {error}");
         std::future::pending::<()>().await;
+    }
+}
+
+/// Largest request body read, as the SDK's own limit.
+const MAX_BODY: usize = 4 << 20;
+
+/// Answers a POSTed JSON body that is no message (see [`incoming`]) with a
+/// JSON-RPC error the client can act on, where the SDK would send a bare
+/// HTTP 415 or "method not found"; passes everything else on.
+async fn check_message(request: Request, next: Next) -> Response {
+    let json = request
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|t| t.starts_with("application/json"));
+    if request.method() != Method::POST || !json {
+        return next.run(request).await;
+    }
+    let (parts, body) = request.into_parts();
+    let json_reply = |status: StatusCode, reply: serde_json::Value| {
+        (
+            status,
+            [(header::CONTENT_TYPE, "application/json")],
+            reply.to_string(),
+        )
+            .into_response()
+    };
+    let bytes = match axum::body::to_bytes(body, MAX_BODY).await {
+        Ok(bytes) => bytes,
+        Err(_) => {
+            let message = format!(
+                "the request body is over the limit of {} MiB",
+                MAX_BODY >> 20
+            );
+            let reply = incoming::error_reply(serde_json::Value::Null, -32600, message);
+            return json_reply(StatusCode::PAYLOAD_TOO_LARGE, reply);
+        }
+    };
+    match incoming::check(&bytes) {
+        Checked::Message(_) => {
+            next.run(Request::from_parts(parts, Body::from(bytes)))
+                .await
+        }
+        // Bad params of a well-formed request are an answer to that request.
+        Checked::Refused(reply) if reply["error"]["code"] == -32602 => {
+            json_reply(StatusCode::OK, reply)
+        }
+        Checked::Refused(reply) => json_reply(StatusCode::BAD_REQUEST, reply),
     }
 }
 

@@ -4,5 +4,6 @@
 pub mod cli;
 pub mod http;
 pub mod in_flight;
+pub mod incoming;
 pub mod mcp;
 pub mod stdio;

@@ -14,9 +14,10 @@ use std::sync::Arc;
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use rmcp::{RoleServer, ServiceExt};
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 
+use super::incoming::{self, Checked};
 use super::mcp::TextServer;
 
 /// Largest message read, in bytes: room for a whole file of the largest size
@@ -157,9 +158,7 @@ where
 
     /// Answers a line that is no message. Queued without waiting, so that
     /// the SDK dropping `receive` cannot lose it.
-    fn reply_error(&self, id: Value, code: i64, message: String) {
-        let reply =
-            json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}});
+    fn reply(&self, reply: Value) {
         let _ = self.outbox.send(Outgoing {
             json: reply.to_string().into_bytes(),
             answer: false,
@@ -195,54 +194,6 @@ async fn write_lines<W: AsyncWrite + Unpin>(
         if let Some(done) = line.done {
             let _ = done.send(result);
         }
-    }
-}
-
-/// The id of a message that could not be read as a request, if it has a
-/// usable one (JSON-RPC answers with `null` otherwise).
-fn readable_id(value: &Value) -> Value {
-    match value.get("id") {
-        Some(id @ (Value::String(_) | Value::Number(_))) => id.clone(),
-        _ => Value::Null,
-    }
-}
-
-/// What is wrong with the params of a `tools/call`, which the SDK would
-/// otherwise answer with "method not found".
-fn bad_tool_call(value: &Value) -> Option<&'static str> {
-    if value.get("method") != Some(&json!("tools/call")) || value.get("id").is_none() {
-        return None;
-    }
-    let Some(params) = value.get("params") else {
-        return Some("tools/call needs params: {\"name\": the tool, \"arguments\": {...}}");
-    };
-    let params = params.as_object()?;
-    if !params.get("name").is_some_and(Value::is_string) {
-        return Some("tools/call needs \"name\", the tool's name as a string");
-    }
-    match params.get("arguments") {
-        None | Some(Value::Null | Value::Object(_)) => None,
-        Some(_) => Some("tools/call \"arguments\" must be an object of named parameters"),
-    }
-}
-
-/// Why `value`, valid JSON, is not a message this server reads.
-fn invalid_reason(value: &Value, error: &serde_json::Error) -> String {
-    match value {
-        Value::Array(_) => {
-            "batches of messages are not supported; send one message per line".into()
-        }
-        Value::Object(map) if map.get("jsonrpc") != Some(&json!("2.0")) => {
-            "a message needs \"jsonrpc\": \"2.0\"".into()
-        }
-        Value::Object(map) if !map.get("method").is_none_or(Value::is_string) => {
-            "\"method\" must be a string".into()
-        }
-        Value::Object(map) if !map.get("params").is_none_or(Value::is_object) => {
-            "\"params\" must be an object".into()
-        }
-        Value::Object(_) => format!("not a valid request, response or notification: {error}"),
-        _ => "a message must be a JSON object".into(),
     }
 }
 
@@ -297,39 +248,21 @@ where
                         "Parse error: the message is {length} bytes, over the limit of {} MiB, and was skipped",
                         MAX_MESSAGE >> 20
                     );
-                    self.reply_error(Value::Null, -32700, message);
+                    self.reply(incoming::error_reply(Value::Null, -32700, message));
                     continue;
                 }
             };
             if line.iter().all(u8::is_ascii_whitespace) {
                 continue;
             }
-            let value: Value = match serde_json::from_slice(&line) {
-                Ok(value) => value,
-                Err(e) => {
-                    let message = format!(
-                        "Parse error: the line is not one JSON message ({e}); send one JSON-RPC object per line"
-                    );
-                    self.reply_error(Value::Null, -32700, message);
-                    continue;
-                }
-            };
-            if let Some(problem) = bad_tool_call(&value) {
-                let message = format!("Invalid params: {problem}");
-                self.reply_error(readable_id(&value), -32602, message);
-                continue;
-            }
-            match serde_json::from_value::<RxJsonRpcMessage<RoleServer>>(value.clone()) {
-                Ok(message) => {
-                    if matches!(message, rmcp::model::JsonRpcMessage::Request(_)) {
+            match incoming::check(&line) {
+                Checked::Message(message) => {
+                    if matches!(*message, rmcp::model::JsonRpcMessage::Request(_)) {
                         self.unanswered.send_modify(|n| *n += 1);
                     }
-                    return Some(message);
+                    return Some(*message);
                 }
-                Err(e) => {
-                    let message = format!("Invalid request: {}", invalid_reason(&value, &e));
-                    self.reply_error(readable_id(&value), -32600, message);
-                }
+                Checked::Refused(reply) => self.reply(reply),
             }
         }
     }
