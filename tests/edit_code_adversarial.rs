@@ -277,3 +277,21 @@ fn replace_all_over_thousands_of_places_lists_a_hundred() {
     // All on line 1: one entry, not 20,000.
     assert_eq!(out["replacements"], json!([{"start": 1, "end": 1}]));
 }
+
+#[test]
+fn a_not_found_names_every_equally_close_place() {
+    let vault = Vault::new();
+    vault.write("m.py", "def f():\n    return 1\n\ndef g():\n    return 3\n");
+    let err = refused(
+        &vault,
+        "m.py",
+        json!({"search_context": "    return 9", "new_content": "    return 0"}),
+    );
+    assert_eq!(err["refusal"], "not_found");
+    assert_eq!(err["best"]["lines"], json!({"start": 2, "end": 2}));
+    assert_eq!(
+        err["equally_close"][0]["lines"],
+        json!({"start": 5, "end": 5})
+    );
+    assert!(message(&err).contains("as close: lines 5"), "{err}");
+}

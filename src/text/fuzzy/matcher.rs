@@ -315,12 +315,27 @@ impl<'r, 't> Matcher<'r, 't> {
                     Strategy::SingleMatch => Refusal::Ambiguous { candidates },
                 })
             }
-            Decision::NotFound(best) => {
-                let best = best.map(|i| &founds[i]);
+            Decision::NotFound(best_index) => {
+                let best = best_index.map(|i| &founds[i]);
+                let equally_close = best
+                    .map(|b| {
+                        founds
+                            .iter()
+                            .enumerate()
+                            .filter(|&(i, f)| {
+                                Some(i) != best_index
+                                    && f.dist == b.dist
+                                    && (f.region.1 < b.region.0 || b.region.1 < f.region.0)
+                            })
+                            .map(|(_, f)| f.candidate())
+                            .collect()
+                    })
+                    .unwrap_or_default();
                 Settled::Refused(Refusal::NotFound {
                     best: best.map(Found::candidate),
                     diff: best.map_or_else(String::new, |f| self.diff_against(f.region)),
                     threshold: self.threshold,
+                    equally_close,
                 })
             }
         }

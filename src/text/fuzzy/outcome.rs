@@ -247,6 +247,9 @@ pub enum Refusal {
         diff: String,
         /// The threshold, 0–100.
         threshold: f64,
+        /// Other places exactly as close as `best` (the diff shows `best`).
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        equally_close: Vec<Candidate>,
     },
     /// The block matched, but where the edit lands the file is not what the
     /// caller saw.
@@ -426,14 +429,23 @@ impl fmt::Display for Refusal {
                 best: Some(best),
                 diff,
                 threshold,
-            } => write!(
-                f,
-                "search_context was not found. The closest block is lines {} with score {:.1}, \
-                 below the threshold of {:.1}. Nothing was changed. Correct search_context to \
-                 match the file (the diff goes from search_context to the file's lines) and \
-                 retry.\n{diff}",
-                best.lines, best.score, threshold
-            ),
+                equally_close,
+            } => {
+                write!(
+                    f,
+                    "search_context was not found. The closest block is lines {} with score {:.1}, \
+                     below the threshold of {:.1}",
+                    best.lines, best.score, threshold
+                )?;
+                if !equally_close.is_empty() {
+                    write!(f, "; as close: {}", list(equally_close))?;
+                }
+                write!(
+                    f,
+                    ". Nothing was changed. Correct search_context to match the file (the diff \
+                     goes from search_context to the file's lines) and retry.\n{diff}"
+                )
+            }
             Refusal::NotFound { best: None, .. } => write!(
                 f,
                 "search_context was not found and no block of the file resembles it. Nothing was \
