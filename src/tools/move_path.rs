@@ -93,11 +93,7 @@ impl Tool for Move {
     const NAME: &'static str = "Move";
     const TITLE: &'static str = "Move or rename a file or folder";
     const TOOLSET: Toolset = Toolset::Files;
-    const EFFECTS: Effects = Effects {
-        read_only: false,
-        destructive: true,
-        idempotent: false,
-    };
+    const EFFECTS: Effects = Effects::EDITS;
 
     fn description() -> &'static str {
         "Moves and/or renames a file or directory. Both arguments must be absolute paths (or paths relative to the first root), inside the allowed folders.\n\

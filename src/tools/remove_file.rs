@@ -76,11 +76,7 @@ impl Tool for RemoveFile {
     const NAME: &'static str = "RemoveFile";
     const TITLE: &'static str = "Remove a file (to the trash)";
     const TOOLSET: Toolset = Toolset::Files;
-    const EFFECTS: Effects = Effects {
-        read_only: false,
-        destructive: true,
-        idempotent: false,
-    };
+    const EFFECTS: Effects = Effects::EDITS;
 
     fn description() -> &'static str {
         "Removes a file by moving it to a trash folder.\n\

@@ -82,6 +82,13 @@ impl Effects {
         destructive: true,
         idempotent: false,
     };
+
+    /// A tool that only adds content (new lines, a new file), never removing any.
+    pub const ADDS: Effects = Effects {
+        read_only: false,
+        destructive: false,
+        idempotent: false,
+    };
 }
 
 /// A tool: its parameters, output, metadata and behaviour.

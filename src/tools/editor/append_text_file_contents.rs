@@ -40,11 +40,7 @@ impl Tool for AppendTextFileContents {
     const NAME: &'static str = "append_text_file_contents";
     const TITLE: &'static str = "Append lines to a text file";
     const TOOLSET: Toolset = Toolset::Editor;
-    const EFFECTS: Effects = Effects {
-        read_only: false,
-        destructive: false,
-        idempotent: false,
-    };
+    const EFFECTS: Effects = Effects::ADDS;
 
     fn description() -> &'static str {
         "Appends lines at the end of an existing text file. contents is whole lines: a trailing line break is optional, line breaks are written in the file's style (LF or CRLF), and a file without a final newline keeps having none. The file must exist: create_text_file makes new files.\n\

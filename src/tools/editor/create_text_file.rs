@@ -64,11 +64,7 @@ impl Tool for CreateTextFile {
     const NAME: &'static str = "create_text_file";
     const TITLE: &'static str = "Create a new text file";
     const TOOLSET: Toolset = Toolset::Editor;
-    const EFFECTS: Effects = Effects {
-        read_only: false,
-        destructive: false,
-        idempotent: false,
-    };
+    const EFFECTS: Effects = Effects::ADDS;
 
     fn description() -> &'static str {
         "Creates a new text file with the given contents, written exactly as given. Refuses if anything already exists at file_path (use patch_text_file_contents, append_text_file_contents or insert_text_file_contents to change an existing file). Missing folders inside the root are created. The file appears whole or not at all.\n\

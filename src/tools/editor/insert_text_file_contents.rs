@@ -46,11 +46,7 @@ impl Tool for InsertTextFileContents {
     const NAME: &'static str = "insert_text_file_contents";
     const TITLE: &'static str = "Insert lines into a text file";
     const TOOLSET: Toolset = Toolset::Editor;
-    const EFFECTS: Effects = Effects {
-        read_only: false,
-        destructive: false,
-        idempotent: false,
-    };
+    const EFFECTS: Effects = Effects::ADDS;
 
     fn description() -> &'static str {
         "Inserts lines into an existing text file before or after a given line (give exactly one of before and after). contents is whole lines: a trailing line break is optional and line breaks are written in the file's style (LF or CRLF).\n\
