@@ -95,7 +95,7 @@ To see the folder tree, use ListDirectories; to look inside a file, TextInspect.
         let roots = workspace.roots();
         let page = list_files(
             &roots,
-            &dir.real,
+            &dir,
             params.recursive,
             params.offset,
             MAX_FILES,
