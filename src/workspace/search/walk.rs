@@ -407,9 +407,14 @@ impl ParallelVisitor for Visitor<'_> {
         if kind.is_symlink() {
             // Counted when it leads to a folder, or to a file the search would
             // otherwise have looked at.
+            // A link that leads out of the root (absolute links do, to the
+            // handle) is counted without looking at what it leads to.
             let rel = path.strip_prefix(self.walk.root).unwrap_or(path);
-            let to_dir = self.walk.dir.metadata(rel).is_ok_and(|m| m.is_dir());
-            if to_dir || self.selected(path) {
+            let to_dir_or_out = match self.walk.dir.metadata(rel) {
+                Ok(meta) => meta.is_dir(),
+                Err(error) => beneath::is_escape(&error),
+            };
+            if to_dir_or_out || self.selected(path) {
                 self.tally.links += 1;
             }
             return WalkState::Continue;
