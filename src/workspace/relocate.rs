@@ -327,8 +327,9 @@ impl Workspace {
                 io_error(destination, error)
             })?;
         let outcome = move_now(&src_root, &src_rel, &dst_root, &dst_rel, plan.kind)
-            .map_err(|error| {
-                self.io_error(destination, error, |error| {
+            .map_err(|(end, error)| {
+                let at = if end == End::Source { source } else { destination };
+                self.io_error(at, error, |error| {
                     relocate_error(&source.real, &destination.real, error).into()
                 })
             });
@@ -522,6 +523,13 @@ fn create_folders(dir: &Dir, root: &Path, folders: &[PathBuf]) -> io::Result<Vec
     Ok(created)
 }
 
+/// Which end of a move an error is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum End {
+    Source,
+    Destination,
+}
+
 /// Moves `src_rel` beneath `src_root` to `dst_rel` beneath `dst_root`
 /// without ever replacing anything there, and syncs both folders.
 fn move_now(
@@ -530,13 +538,14 @@ fn move_now(
     dst_root: &Dir,
     dst_rel: &Path,
     kind: EntryKind,
-) -> io::Result<()> {
-    let (from, from_name) = open_parent(src_root, src_rel)?;
-    let (to, to_name) = open_parent(dst_root, dst_rel)?;
+) -> Result<(), (End, io::Error)> {
+    let (from, from_name) = open_parent(src_root, src_rel).map_err(|e| (End::Source, e))?;
+    let (to, to_name) = open_parent(dst_root, dst_rel).map_err(|e| (End::Destination, e))?;
     match kind {
-        EntryKind::File => move_file(&from, from_name, &to, to_name)?,
-        EntryKind::Folder => move_folder(&from, from_name, &to, to_name)?,
+        EntryKind::File => move_file(&from, from_name, &to, to_name),
+        EntryKind::Folder => move_folder(&from, from_name, &to, to_name),
     }
+    .map_err(|e| (End::Destination, e))?;
     sync_folder(&from);
     sync_folder(&to);
     Ok(())
