@@ -35,7 +35,11 @@ fn call(dir: &Path, k: usize) -> Command {
     } else {
         serde_json::json!({"filePath": "big.txt", "oldText": token(k), "newText": token(k + 1)})
     };
-    let tool = if k % 4 == 3 { "edit_code" } else { "TextReplace" };
+    let tool = if k % 4 == 3 {
+        "edit_code"
+    } else {
+        "TextReplace"
+    };
     let mut command = Command::new(BIN);
     command
         .arg("call")
@@ -78,7 +82,11 @@ fn run(size_mb: usize, kills: usize) -> Tally {
         old = content(bytes, &token(k));
         assert_eq!(std::fs::read(&file).unwrap(), old);
     }
-    let typical = durations.iter().max().copied().unwrap_or(Duration::from_millis(100));
+    let typical = durations
+        .iter()
+        .max()
+        .copied()
+        .unwrap_or(Duration::from_millis(100));
     println!(
         "{size_mb} MB: an unkilled call takes {:.0} ms; kills fall in 0..{:.0} ms",
         typical.as_secs_f64() * 1000.0,
@@ -133,8 +141,14 @@ fn run(size_mb: usize, kills: usize) -> Tally {
 }
 
 fn main() {
-    let numbers: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
-    let plan = [(20, numbers.first().copied().unwrap_or(100)), (50, numbers.get(1).copied().unwrap_or(60))];
+    let numbers: Vec<usize> = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse().ok())
+        .collect();
+    let plan = [
+        (20, numbers.first().copied().unwrap_or(100)),
+        (50, numbers.get(1).copied().unwrap_or(60)),
+    ];
     let mut torn = 0;
     let mut leftovers = 0;
     for (size_mb, kills) in plan {

@@ -77,9 +77,8 @@ fn main() {
             bytes as f64 / 1e6,
             started.elapsed().as_secs_f64()
         );
-        let workspace = Arc::new(
-            Workspace::new(vec![root.clone()], WorkspaceOptions::default()).unwrap(),
-        );
+        let workspace =
+            Arc::new(Workspace::new(vec![root.clone()], WorkspaceOptions::default()).unwrap());
         let registry = Registry::new(&Toolset::ALL, false);
         let ctx = ToolContext::new(workspace, Arc::new(Settings::default()));
         let runs = if files > 10_000 { 7 } else { 11 };

@@ -39,9 +39,18 @@ fn main() {
         let short: String = message.chars().take(150).collect();
         println!("  {count:>5} × {short}");
     }
-    println!("outside reads (replies with outside bytes): {}", report.outside_reads.len());
-    println!("replies naming the outside folder:          {}", report.outside_named.len());
-    println!("outside files created/changed/removed:      {}", report.outside_changes.len());
+    println!(
+        "outside reads (replies with outside bytes): {}",
+        report.outside_reads.len()
+    );
+    println!(
+        "replies naming the outside folder:          {}",
+        report.outside_named.len()
+    );
+    println!(
+        "outside files created/changed/removed:      {}",
+        report.outside_changes.len()
+    );
     for line in report
         .outside_reads
         .iter()

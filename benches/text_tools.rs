@@ -31,7 +31,8 @@ fn main() {
     };
     let dir = tempfile::tempdir().expect("temp dir");
     let root = std::fs::canonicalize(dir.path()).unwrap();
-    let workspace = Arc::new(Workspace::new(vec![root.clone()], WorkspaceOptions::default()).unwrap());
+    let workspace =
+        Arc::new(Workspace::new(vec![root.clone()], WorkspaceOptions::default()).unwrap());
     let registry = Registry::new(&Toolset::ALL, false);
     let ctx = ToolContext::new(workspace, Arc::new(Settings::default()));
 

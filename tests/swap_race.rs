@@ -25,7 +25,19 @@ fn three_hundred_calls_during_swaps_touch_nothing_outside() {
     assert_eq!(report.total(), 300);
     assert!(report.swaps > 0, "the swappers ran");
     assert!(report.succeeded > 0 && report.refused > 0, "{report:?}");
-    assert!(report.outside_reads.is_empty(), "{:#?}", report.outside_reads);
-    assert!(report.outside_named.is_empty(), "{:#?}", report.outside_named);
-    assert!(report.outside_changes.is_empty(), "{:#?}", report.outside_changes);
+    assert!(
+        report.outside_reads.is_empty(),
+        "{:#?}",
+        report.outside_reads
+    );
+    assert!(
+        report.outside_named.is_empty(),
+        "{:#?}",
+        report.outside_named
+    );
+    assert!(
+        report.outside_changes.is_empty(),
+        "{:#?}",
+        report.outside_changes
+    );
 }

@@ -80,7 +80,10 @@ pub struct Staged {
 #[derive(Debug)]
 enum Temp {
     Unnamed(File),
-    Named { file: File, name: OsString },
+    Named {
+        file: File,
+        name: OsString,
+    },
     /// Already renamed or removed.
     Spent,
 }
@@ -408,12 +411,18 @@ mod tests {
         let path = dir.join("a.txt");
         let keep = fs::metadata(&path).ok();
         let mut seen = Vec::new();
-        stage(folder, OsStr::new("a.txt"), keep.as_ref(), kind, &mut |out| {
-            out.write_all(&content[..content.len() / 2])?;
-            out.flush()?;
-            seen = names(dir);
-            out.write_all(&content[content.len() / 2..])
-        })
+        stage(
+            folder,
+            OsStr::new("a.txt"),
+            keep.as_ref(),
+            kind,
+            &mut |out| {
+                out.write_all(&content[..content.len() / 2])?;
+                out.flush()?;
+                seen = names(dir);
+                out.write_all(&content[content.len() / 2..])
+            },
+        )
         .unwrap()
         .commit()
         .unwrap();
@@ -458,11 +467,16 @@ mod tests {
             let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o7777;
             assert_eq!(mode, 0o640, "{kind:?}");
 
-            stage(&folder, OsStr::new("b.txt"), None, kind, &mut |out| out.write_all(b"b"))
+            stage(&folder, OsStr::new("b.txt"), None, kind, &mut |out| {
+                out.write_all(b"b")
+            })
+            .unwrap()
+            .commit_new()
+            .unwrap();
+            let mode = fs::metadata(dir.path().join("b.txt"))
                 .unwrap()
-                .commit_new()
-                .unwrap();
-            let mode = fs::metadata(dir.path().join("b.txt")).unwrap().permissions().mode();
+                .permissions()
+                .mode();
             assert_eq!(mode & 0o7777, 0o644, "{kind:?}");
         }
     }
@@ -488,9 +502,10 @@ mod tests {
     fn a_new_file_never_replaces_one_that_appeared_meanwhile() {
         for kind in [TempKind::Unnamed, TempKind::Named] {
             let (dir, folder) = folder();
-            let staged =
-                stage(&folder, OsStr::new("n.txt"), None, kind, &mut |out| out.write_all(b"new"))
-                    .unwrap();
+            let staged = stage(&folder, OsStr::new("n.txt"), None, kind, &mut |out| {
+                out.write_all(b"new")
+            })
+            .unwrap();
             fs::write(dir.path().join("n.txt"), "theirs").unwrap();
             let err = staged.commit_new().unwrap_err();
             assert_eq!(err.kind(), io::ErrorKind::AlreadyExists, "{kind:?}");
@@ -503,9 +518,10 @@ mod tests {
     fn a_dropped_stage_leaves_nothing() {
         for kind in [TempKind::Unnamed, TempKind::Named] {
             let (dir, folder) = folder();
-            let staged =
-                stage(&folder, OsStr::new("n.txt"), None, kind, &mut |out| out.write_all(b"new"))
-                    .unwrap();
+            let staged = stage(&folder, OsStr::new("n.txt"), None, kind, &mut |out| {
+                out.write_all(b"new")
+            })
+            .unwrap();
             assert_eq!(staged.is_unnamed(), kind == TempKind::Unnamed);
             drop(staged);
             assert!(names(dir.path()).is_empty(), "{kind:?}");

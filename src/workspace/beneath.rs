@@ -110,7 +110,8 @@ pub fn open_for_reading(dir: &Dir, rel: &Path) -> Result<File, ReadError> {
         return Err(ReadError::NotAFile);
     }
     let flags = rustix::fs::fcntl_getfl(&file).map_err(|e| ReadError::Io(e.into()))?;
-    rustix::fs::fcntl_setfl(&file, flags - OFlags::NONBLOCK).map_err(|e| ReadError::Io(e.into()))?;
+    rustix::fs::fcntl_setfl(&file, flags - OFlags::NONBLOCK)
+        .map_err(|e| ReadError::Io(e.into()))?;
     Ok(file)
 }
 
@@ -257,7 +258,10 @@ mod tests {
         assert_eq!(file.metadata().unwrap().len(), 0);
         let mut buffer = Vec::new();
         let err = read_limited_into(&file, 10, &mut buffer).unwrap_err();
-        assert!(matches!(err, ReadError::TooLarge { size: 11, max: 10 }), "{err}");
+        assert!(
+            matches!(err, ReadError::TooLarge { size: 11, max: 10 }),
+            "{err}"
+        );
         assert_eq!(buffer.len(), 11);
     }
 }

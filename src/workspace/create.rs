@@ -67,8 +67,7 @@ impl Workspace {
             })
         };
         // The folders to make, outermost first, and the deepest one that exists.
-        let (existing, missing) =
-            beneath::existing_and_missing(&root, &rel).map_err(io_error)?;
+        let (existing, missing) = beneath::existing_and_missing(&root, &rel).map_err(io_error)?;
         let folder = ResolvedPath {
             real: path.root.join(&existing),
             root: path.root.clone(),

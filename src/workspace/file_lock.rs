@@ -192,7 +192,11 @@ fn still_named(root: &Dir, rel: &Path, file: &File, parent: &Dir) -> Result<bool
 
 /// Waits for the exclusive lock of `fd`: `Ok(false)` if `deadline` is `None`
 /// and the lock is held by someone else.
-fn wait_for(fd: impl AsFd, deadline: Option<Instant>, timeout: Duration) -> Result<bool, LockError> {
+fn wait_for(
+    fd: impl AsFd,
+    deadline: Option<Instant>,
+    timeout: Duration,
+) -> Result<bool, LockError> {
     let mut pause = Duration::from_millis(1);
     loop {
         match rustix::fs::flock(&fd, FlockOperation::NonBlockingLockExclusive) {
@@ -236,8 +240,8 @@ mod tests {
                 let (root, inside) = (root.clone(), inside.clone());
                 std::thread::spawn(move || {
                     for _ in 0..20 {
-                        let _g = lock_file(&root, Path::new("f.md"), Duration::from_secs(10))
-                            .unwrap();
+                        let _g =
+                            lock_file(&root, Path::new("f.md"), Duration::from_secs(10)).unwrap();
                         assert_eq!(inside.fetch_add(1, Ordering::SeqCst), 0);
                         std::thread::yield_now();
                         inside.fetch_sub(1, Ordering::SeqCst);

@@ -201,12 +201,16 @@ fn read_folder(
     root: &Path,
     folder: &Path,
     chain: &IgnoreChain,
-) -> (Vec<PathBuf>, Vec<(PathBuf, cap_std::fs::Metadata)>, IgnoreChain) {
+) -> (
+    Vec<PathBuf>,
+    Vec<(PathBuf, cap_std::fs::Metadata)>,
+    IgnoreChain,
+) {
     let mut folders = Vec::new();
     let mut others = Vec::new();
-    let handle = roots.dir(root).and_then(|dir| {
-        open_folder(dir, folder.strip_prefix(root).unwrap_or(Path::new(""))).ok()
-    });
+    let handle = roots
+        .dir(root)
+        .and_then(|dir| open_folder(dir, folder.strip_prefix(root).unwrap_or(Path::new(""))).ok());
     let Some(handle) = handle else {
         return (folders, others, chain.clone());
     };
@@ -275,8 +279,8 @@ impl IgnoreChain {
         if !is_file {
             return self.clone();
         }
-        let Ok(bytes) = open_for_reading(handle, name)
-            .and_then(|file| read_limited(&file, MAX_IGNORE_FILE))
+        let Ok(bytes) =
+            open_for_reading(handle, name).and_then(|file| read_limited(&file, MAX_IGNORE_FILE))
         else {
             return self.clone();
         };

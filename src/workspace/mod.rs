@@ -355,7 +355,9 @@ impl Workspace {
             // The response needs the new hash and line index; they are built
             // on the other core while this one writes and syncs the file.
             let mut written = Ok(());
-            warm(&after, || written = self.write_document(&file.path, &lock, &after));
+            warm(&after, || {
+                written = self.write_document(&file.path, &lock, &after)
+            });
             written?;
         }
         Ok(Edited {
@@ -435,11 +437,8 @@ mod tests {
     fn workspace() -> (tempfile::TempDir, Workspace) {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir(dir.path().join("root")).unwrap();
-        let ws = Workspace::new(
-            vec![dir.path().join("root")],
-            WorkspaceOptions::default(),
-        )
-        .unwrap();
+        let ws =
+            Workspace::new(vec![dir.path().join("root")], WorkspaceOptions::default()).unwrap();
         (dir, ws)
     }
 

@@ -134,6 +134,9 @@ mod tests {
             err.to_string(),
             "it is 11 B and the limit is 10 B (--max-file-size)"
         );
-        assert_eq!(read_document(&file, 11, None).unwrap().text(), "0123456789a");
+        assert_eq!(
+            read_document(&file, 11, None).unwrap().text(),
+            "0123456789a"
+        );
     }
 }

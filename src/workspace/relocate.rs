@@ -322,17 +322,20 @@ impl Workspace {
             }
             .into());
         }
-        let created =
-            create_folders(&dst_root, &destination.root, &plan.new_folders).map_err(|error| {
-                io_error(destination, error)
-            })?;
-        let outcome = move_now(&src_root, &src_rel, &dst_root, &dst_rel, plan.kind)
-            .map_err(|(end, error)| {
-                let at = if end == End::Source { source } else { destination };
+        let created = create_folders(&dst_root, &destination.root, &plan.new_folders)
+            .map_err(|error| io_error(destination, error))?;
+        let outcome = move_now(&src_root, &src_rel, &dst_root, &dst_rel, plan.kind).map_err(
+            |(end, error)| {
+                let at = if end == End::Source {
+                    source
+                } else {
+                    destination
+                };
                 self.io_error(at, error, |error| {
                     relocate_error(&source.real, &destination.real, error).into()
                 })
-            });
+            },
+        );
         if outcome.is_err() {
             for folder in created.iter().rev() {
                 let _ = dst_root.remove_dir(folder);
@@ -555,8 +558,13 @@ fn move_now(
 /// `Ok(false)`: the file system cannot refuse to replace.
 fn rename_noreplace(from: &Dir, from_name: &OsStr, to: &Dir, to_name: &OsStr) -> io::Result<bool> {
     #[cfg(any(target_os = "linux", target_os = "android"))]
-    match rustix::fs::renameat_with(from, from_name, to, to_name, rustix::fs::RenameFlags::NOREPLACE)
-    {
+    match rustix::fs::renameat_with(
+        from,
+        from_name,
+        to,
+        to_name,
+        rustix::fs::RenameFlags::NOREPLACE,
+    ) {
         Ok(()) => return Ok(true),
         Err(Errno::INVAL | Errno::NOSYS | Errno::OPNOTSUPP) => {}
         Err(e) => return Err(e.into()),
@@ -693,10 +701,16 @@ mod tests {
         assert_eq!(fs::read(root.join("b.md")).unwrap(), b"a");
     }
 
-    fn append(suffix: &'static str) -> impl FnOnce(&OpenFile) -> Result<(crate::text::document::Document, ()), WorkspaceError> {
+    fn append(
+        suffix: &'static str,
+    ) -> impl FnOnce(&OpenFile) -> Result<(crate::text::document::Document, ()), WorkspaceError>
+    {
         move |file| {
             let end = file.doc.text().len();
-            Ok((file.doc.apply(&[Splice::new(end..end, suffix)]).unwrap(), ()))
+            Ok((
+                file.doc.apply(&[Splice::new(end..end, suffix)]).unwrap(),
+                (),
+            ))
         }
     }
 
@@ -711,7 +725,6 @@ mod tests {
         let ws = Arc::new(Workspace::new(vec![root.clone()], WorkspaceOptions::default()).unwrap());
 
         // An edit in progress: the move waits for it, and moves its result.
-        let path = ws.resolve_file("notes/deep/a.md").unwrap();
         let plan = ws.plan_move("notes", "archive/notes").unwrap();
         let (started_tx, started_rx) = std::sync::mpsc::channel();
         let (go_tx, go_rx) = std::sync::mpsc::channel::<()>();
@@ -732,11 +745,17 @@ mod tests {
             std::thread::spawn(move || ws.relocate(&plan))
         };
         std::thread::sleep(Duration::from_millis(100));
-        assert!(root.join("notes/deep/a.md").exists(), "the move waits for the edit");
+        assert!(
+            root.join("notes/deep/a.md").exists(),
+            "the move waits for the edit"
+        );
         go_tx.send(()).unwrap();
         editor.join().unwrap().unwrap();
         mover.join().unwrap().unwrap();
-        assert_eq!(fs::read(root.join("archive/notes/deep/a.md")).unwrap(), b"a+edit");
+        assert_eq!(
+            fs::read(root.join("archive/notes/deep/a.md")).unwrap(),
+            b"a+edit"
+        );
         assert!(!root.join("notes").exists());
 
         // A move in progress: the edit waits, then refuses cleanly.
@@ -768,7 +787,6 @@ mod tests {
             )
         );
         assert_eq!(fs::read(root.join("notes/deep/a.md")).unwrap(), b"a+edit");
-        let _ = path;
     }
 
     #[test]

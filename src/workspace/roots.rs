@@ -259,11 +259,12 @@ impl Roots {
                 });
             }
             if !list.contains(&real) {
-                let dir =
-                    Dir::open_ambient_dir(&real, ambient_authority()).map_err(|error| RootError {
+                let dir = Dir::open_ambient_dir(&real, ambient_authority()).map_err(|error| {
+                    RootError {
                         path: path.clone(),
                         error,
-                    })?;
+                    }
+                })?;
                 dirs.push(Arc::new(dir));
                 list.push(real);
             }

@@ -198,9 +198,7 @@ mod tests {
         std::fs::create_dir(root.join("new")).unwrap();
         let creating = root.join("new/.e.md.Uv12Wx.mcp-server-text.tmp");
         std::fs::write(&creating, "x").unwrap();
-        let creator = ws
-            .lock_folder(&ws.resolve_dir("new").unwrap())
-            .unwrap();
+        let creator = ws.lock_folder(&ws.resolve_dir("new").unwrap()).unwrap();
 
         let report = ws
             .sweep_stale_temps_in_background()

@@ -60,12 +60,18 @@ fn snapshot(dir: &Path) -> BTreeMap<PathBuf, String> {
             let path = entry.path();
             let kind = entry.file_type().unwrap();
             if kind.is_symlink() {
-                out.insert(path.clone(), format!("link {:?}", std::fs::read_link(&path)));
+                out.insert(
+                    path.clone(),
+                    format!("link {:?}", std::fs::read_link(&path)),
+                );
             } else if kind.is_dir() {
                 out.insert(path.clone(), "folder".into());
                 stack.push(path);
             } else {
-                out.insert(path.clone(), String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into());
+                out.insert(
+                    path.clone(),
+                    String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into(),
+                );
             }
         }
     }
@@ -86,9 +92,15 @@ fn layout(vault: &Vault) -> PathBuf {
         write(&vault.root.join(folder).join("sub/g.md"), "line in g\n");
         let secret = format!("# Note\n\nline one {MARKER}\n<!-- anchor -->\nline two {MARKER}\n");
         write(&outside.join(file), &secret);
-        write(&outside.join(folder).join("sub/g.md"), &format!("line {MARKER}\n"));
-        std::os::unix::fs::symlink(outside.join(folder), vault.root.join(format!("{folder}-out")))
-            .unwrap();
+        write(
+            &outside.join(folder).join("sub/g.md"),
+            &format!("line {MARKER}\n"),
+        );
+        std::os::unix::fs::symlink(
+            outside.join(folder),
+            vault.root.join(format!("{folder}-out")),
+        )
+        .unwrap();
     }
     outside
 }
@@ -124,10 +136,19 @@ fn operation(n: usize) -> (&'static str, Value) {
     let (folder, file) = SWAPPED[n % 2];
     let new = format!("{folder}/new-{n}.md");
     match (n / 2) % 12 {
-        0 => ("TextRead", json!({"filePath": file, "target": {"lines": {"start": 1, "end": 5}}})),
+        0 => (
+            "TextRead",
+            json!({"filePath": file, "target": {"lines": {"start": 1, "end": 5}}}),
+        ),
         1 => ("TextInspect", json!({"filePath": file})),
-        2 => ("TextInspect", json!({"filePath": file, "mode": "search", "query": "line"})),
-        3 => ("TextSearch", json!({"query": "line", "directoryPath": folder})),
+        2 => (
+            "TextInspect",
+            json!({"filePath": file, "mode": "search", "query": "line"}),
+        ),
+        3 => (
+            "TextSearch",
+            json!({"query": "line", "directoryPath": folder}),
+        ),
         4 => ("TextSearch", json!({"query": "line", "filePath": file})),
         5 => ("ListFiles", json!({"path": folder, "recursive": true})),
         6 => ("ListDirectories", json!({"path": folder})),
@@ -139,12 +160,18 @@ fn operation(n: usize) -> (&'static str, Value) {
             "TextPatch",
             json!({"filePath": file, "operation": "insert", "target": {"lines": {"start": 1, "end": 1}}, "content": format!("patch {n}\n")}),
         ),
-        9 => ("create_text_file", json!({"file_path": new, "contents": format!("created {n}\n")})),
+        9 => (
+            "create_text_file",
+            json!({"file_path": new, "contents": format!("created {n}\n")}),
+        ),
         10 => (
             "Move",
             json!({"sourcePath": format!("{folder}/new-{}.md", n - 2), "destinationPath": format!("{folder}/sub/moved-{n}.md")}),
         ),
-        _ => ("RemoveFile", json!({"filePath": format!("{folder}/sub/moved-{}.md", n - 2)})),
+        _ => (
+            "RemoveFile",
+            json!({"filePath": format!("{folder}/sub/moved-{}.md", n - 2)}),
+        ),
     }
 }
 
@@ -223,7 +250,9 @@ pub fn run(ops: usize, threads: usize) -> RaceReport {
     }
     let after = snapshot(&outside);
     for path in before.keys().chain(after.keys()) {
-        if before.get(path) != after.get(path) && !report.outside_changes.contains(&path.display().to_string()) {
+        if before.get(path) != after.get(path)
+            && !report.outside_changes.contains(&path.display().to_string())
+        {
             report.outside_changes.push(path.display().to_string());
         }
     }

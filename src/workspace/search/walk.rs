@@ -31,11 +31,11 @@ use ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkBuilder, Wal
 
 use super::ancestor_rules::AncestorRules;
 use super::contents::read_text;
-use crate::workspace::beneath::{self, open_for_reading};
-use crate::workspace::read::ReadError;
 use super::file_pattern::FilePattern;
 use super::pattern::Pattern;
+use crate::workspace::beneath::{self, open_for_reading};
 use crate::workspace::extensions::ExtensionFilter;
+use crate::workspace::read::ReadError;
 use crate::workspace::roots::{ResolvedPath, Roots};
 
 /// The folder, inside each root, that removed files are moved to.
@@ -306,9 +306,9 @@ impl Tally {
             ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
                 self.walk_error(dir, root, err)
             }
-            ignore::Error::Partial(errors) => errors
-                .iter()
-                .for_each(|e| self.walk_error(dir, root, e)),
+            ignore::Error::Partial(errors) => {
+                errors.iter().for_each(|e| self.walk_error(dir, root, e))
+            }
             // A bad glob in an ignore file spoils only its own line.
             _ => {}
         }
