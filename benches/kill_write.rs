@@ -5,13 +5,19 @@
 //! its new ones (a torn file holds anything else), and nothing else may be
 //! left in its folder. Prints the counts and the bytes left behind.
 //!
-//! `cargo bench --bench kill_write [-- KILLS_20MB KILLS_50MB]`
+//! `cargo bench --bench kill_write [-- KILLS_20MB KILLS_50MB]`; with
+//! `KILL_WRITE_BIN=path` it kills that build of the server instead (to
+//! compare with another version).
 
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_mcp-server-text");
+/// The server this build made, unless `KILL_WRITE_BIN` names another.
+fn bin() -> String {
+    std::env::var("KILL_WRITE_BIN")
+        .unwrap_or_else(|_| env!("CARGO_BIN_EXE_mcp-server-text").to_string())
+}
 
 /// A text file of about `bytes` bytes holding `token` once, near its middle.
 fn content(bytes: usize, token: &str) -> Vec<u8> {
@@ -40,7 +46,7 @@ fn call(dir: &Path, k: usize) -> Command {
     } else {
         "TextReplace"
     };
-    let mut command = Command::new(BIN);
+    let mut command = Command::new(bin());
     command
         .arg("call")
         .arg(tool)
@@ -141,6 +147,7 @@ fn run(size_mb: usize, kills: usize) -> Tally {
 }
 
 fn main() {
+    println!("server: {}", bin());
     let numbers: Vec<usize> = std::env::args()
         .skip(1)
         .filter_map(|a| a.parse().ok())

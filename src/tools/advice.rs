@@ -151,7 +151,7 @@ fn advise_path(base: ToolError, error: &PathError) -> ToolError {
 
 fn advise_read(base: ToolError, error: &ReadError) -> ToolError {
     match error {
-        ReadError::TooLarge { .. } => base.suggest(
+        ReadError::TooLarge { .. } | ReadError::GrewTooLarge { .. } => base.suggest(
             "Start the server with a larger --max-file-size to work on this file",
         ),
         ReadError::Decode(DecodeError::InvalidUtf8 { likely, .. }) => match likely {

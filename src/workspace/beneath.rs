@@ -146,10 +146,7 @@ pub fn read_limited_into(file: &File, max: u64, buffer: &mut Vec<u8>) -> Result<
     }
     if buffer.len() as u64 > max {
         // The file grew since its size was looked at (or reports none).
-        return Err(ReadError::TooLarge {
-            size: buffer.len() as u64,
-            max,
-        });
+        return Err(ReadError::GrewTooLarge { max });
     }
     Ok(())
 }
@@ -258,9 +255,10 @@ mod tests {
         assert_eq!(file.metadata().unwrap().len(), 0);
         let mut buffer = Vec::new();
         let err = read_limited_into(&file, 10, &mut buffer).unwrap_err();
-        assert!(
-            matches!(err, ReadError::TooLarge { size: 11, max: 10 }),
-            "{err}"
+        assert!(matches!(err, ReadError::GrewTooLarge { max: 10 }), "{err}");
+        assert_eq!(
+            err.to_string(),
+            "it grew past the limit of 10 B (--max-file-size) while it was being read"
         );
         assert_eq!(buffer.len(), 11);
     }

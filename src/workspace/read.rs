@@ -35,6 +35,11 @@ pub enum ReadError {
         /// The limit in bytes.
         max: u64,
     },
+    /// The file grew past the limit while it was being read.
+    GrewTooLarge {
+        /// The limit in bytes.
+        max: u64,
+    },
     /// The bytes are not text in a known encoding.
     Decode(DecodeError),
     /// The system refused to read the file.
@@ -52,6 +57,11 @@ impl fmt::Display for ReadError {
                 f,
                 "it is {} and the limit is {} (--max-file-size)",
                 human_size(*size),
+                human_size(*max)
+            ),
+            ReadError::GrewTooLarge { max } => write!(
+                f,
+                "it grew past the limit of {} (--max-file-size) while it was being read",
                 human_size(*max)
             ),
             ReadError::Decode(e) => e.fmt(f),
