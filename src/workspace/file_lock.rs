@@ -131,7 +131,9 @@ fn lock_file_until(
         let (parent, name) = open_parent(root, rel).map_err(gone_or)?;
         let file = match open_for_reading(&parent, Path::new(name)) {
             Ok(file) => file,
-            Err(ReadError::Io(e)) => return Err(gone_or(e)),
+            Err(ReadError::Io(e)) if e.kind() == io::ErrorKind::NotFound => {
+                return Err(LockError::Gone);
+            }
             Err(e) => return Err(LockError::Open(e)),
         };
         if !wait_for(&file, deadline, timeout)? {
