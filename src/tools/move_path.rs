@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::context::ToolContext;
 use super::error::ToolError;
 use super::tool::{Effects, Tool, Toolset};
+use crate::workspace::commit::History;
 use crate::workspace::relocate::{EntryKind, Relocation};
 
 /// The Move tool.
@@ -66,11 +67,17 @@ pub struct MoveOutput {
     /// Present and true when nothing was moved.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dry_run: Option<bool>,
+    /// The change's id in the edit history: UndoEdit takes it (and moves it back).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub change_id: Option<String>,
+    /// Remarks, e.g. when undo is not available for the move.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 impl MoveOutput {
     /// The response for a planned move, done or (in a dry run) not.
-    pub fn of(plan: &Relocation, dry_run: bool) -> MoveOutput {
+    pub fn of(plan: &Relocation, dry_run: bool, history: &History) -> MoveOutput {
         MoveOutput {
             status: "success",
             source_path: plan.source.display(),
@@ -82,6 +89,8 @@ impl MoveOutput {
                 .map(|f| f.display().to_string())
                 .collect(),
             dry_run: dry_run.then_some(true),
+            change_id: history.change_id().map(str::to_string),
+            note: history.note(),
         }
     }
 }
@@ -109,9 +118,11 @@ Also puts back a file removed with RemoveFile: its response gives the exact Move
         let plan = ctx
             .workspace
             .plan_move(&params.source_path, &params.destination_path)?;
-        if !params.dry_run {
-            ctx.workspace.relocate(&plan)?;
-        }
-        Ok(MoveOutput::of(&plan, params.dry_run))
+        let history = if params.dry_run {
+            History::NotKept
+        } else {
+            ctx.workspace.relocate(Self::NAME, &plan)?
+        };
+        Ok(MoveOutput::of(&plan, params.dry_run, &history))
     }
 }

@@ -9,16 +9,18 @@ use super::args::TextArg;
 use super::context::ToolContext;
 use super::edit_report::{Preview, WriteSummary, context, join_notes, line_count_note};
 use super::error::ToolError;
+use super::planned_edit::{FileArgs, PlannedEdit, run_planned};
 use super::target::{PatchTarget, TargetUse, parse_target};
 use super::text_read::target_error;
 use super::tool::{Effects, Tool, Toolset};
 use crate::text::document::Document;
-use crate::text::edit::{EditError, LineEdit, LineSpan, plan};
+use crate::text::edit::{EditError, EditPlan, LineEdit, LineSpan, plan};
 use crate::text::excerpt::ContextLines;
 use crate::text::format::{Format, format_of};
 use crate::text::indent::{common_indent, rebase};
 use crate::text::markdown;
-use crate::text::targets::{EditSite, IndentRule, Operation, resolve_edit};
+use crate::text::targets::{EditSite, IndentRule, Operation, Target, resolve_edit};
+use crate::workspace::{Edited, OpenFile};
 
 /// The TextPatch tool.
 pub struct TextPatch;
@@ -178,88 +180,130 @@ Examples:\n\
     }
 
     fn run(ctx: &ToolContext, params: TextPatchParams) -> Result<TextPatchOutput, ToolError> {
-        let operation = parse_operation(&params.operation.0)?;
-        let raw_target = params.target.0.0;
-        let target = parse_target(&raw_target, TargetUse::Patch)?;
-        let content = params.content.as_ref().map(TextArg::as_str);
-        match (operation, content) {
-            (Operation::Delete, Some(_)) => {
-                return Err(ToolError::new(
-                    "operation 'delete' takes no content, but content was given",
-                )
-                .suggest("Leave content out to delete, or use operation 'replace' to put the content in place of the target"));
-            }
-            (Operation::Replace | Operation::Insert, None) => {
-                return Err(ToolError::new(format!(
-                    "operation '{}' needs content",
-                    operation.name()
-                ))
-                .suggest("Pass content with the new lines, or use operation 'delete' to remove the target"));
-            }
-            (Operation::Replace | Operation::Insert, Some("")) => {
-                return Err(ToolError::new(format!(
-                    "content is empty, so '{}' would add nothing",
-                    operation.name()
-                ))
-                .suggest("Use operation 'delete' to remove lines; to insert one empty line send content \"\\n\""));
-            }
-            _ => {}
+        run_planned::<Self>(ctx, &params)
+    }
+}
+
+/// What planning a TextPatch hands on to its reply.
+pub struct PatchPlan {
+    operation: Operation,
+    plan: EditPlan,
+    target_note: Option<String>,
+}
+
+/// The operation, target and content of a call, checked against each other.
+fn arguments(params: &TextPatchParams) -> Result<(Operation, Target, Option<&str>), ToolError> {
+    let operation = parse_operation(&params.operation.0)?;
+    let target = parse_target(&params.target.0.0, TargetUse::Patch)?;
+    let content = params.content.as_ref().map(TextArg::as_str);
+    match (operation, content) {
+        (Operation::Delete, Some(_)) => {
+            return Err(ToolError::new(
+                "operation 'delete' takes no content, but content was given",
+            )
+            .suggest("Leave content out to delete, or use operation 'replace' to put the content in place of the target"));
         }
-        let preserve_indent = params.preserve_indent;
-        let workspace = ctx.workspace.clone();
-        let edited = workspace.edit(
+        (Operation::Replace | Operation::Insert, None) => {
+            return Err(ToolError::new(format!(
+                "operation '{}' needs content",
+                operation.name()
+            ))
+            .suggest("Pass content with the new lines, or use operation 'delete' to remove the target"));
+        }
+        (Operation::Replace | Operation::Insert, Some("")) => {
+            return Err(ToolError::new(format!(
+                "content is empty, so '{}' would add nothing",
+                operation.name()
+            ))
+            .suggest("Use operation 'delete' to remove lines; to insert one empty line send content \"\\n\""));
+        }
+        _ => {}
+    }
+    Ok((operation, target, content))
+}
+
+impl PlannedEdit for TextPatch {
+    type Plan = PatchPlan;
+
+    fn file(params: &TextPatchParams) -> Result<FileArgs<'_>, ToolError> {
+        Ok(FileArgs::existing(
             &params.file_path,
             params.expected_hash.as_deref(),
-            None,
-            !params.dry_run,
-            |file| {
-                let path = file.path.display();
-                let doc = &file.doc;
-                let outline = (format_of(&file.path.real) == Format::Markdown
-                    && target.needs_outline())
-                .then(|| markdown::parse_sections(doc.text()));
-                let resolved = resolve_edit(doc, outline.as_ref(), &target, operation)
-                    .map_err(|e| target_error(e, &path))?;
-                let content = content.map(|c| match (&resolved.indent, preserve_indent) {
-                    (IndentRule::Rebase(indent), true) => rebase(c, indent),
-                    (IndentRule::RebaseIfFlush(indent), true)
-                        if common_indent(c.split('\n')).is_empty() =>
-                    {
-                        rebase(c, indent)
-                    }
-                    _ => c.to_string(),
-                });
-                let content = content.as_deref().unwrap_or("");
-                let edit = match (resolved.site, operation) {
-                    (EditSite::InsertBefore(before), _) => LineEdit::Insert { before, content },
-                    (EditSite::Lines { first, last }, Operation::Delete) => {
-                        LineEdit::Delete { first, last }
-                    }
-                    (EditSite::Lines { first, last }, _) => LineEdit::Replace {
-                        first,
-                        last,
-                        content,
-                    },
-                };
-                let near = match resolved.site {
-                    EditSite::Lines { first, .. } => first,
-                    EditSite::InsertBefore(b) => b.saturating_sub(1).max(1),
-                };
-                let plan =
-                    plan(doc, &edit, doc.eol_near(near)).map_err(|e| edit_error(e, &path))?;
-                let after = doc.apply(std::slice::from_ref(&plan.splice)).map_err(|e| {
-                    ToolError::new(format!("Cannot write {path}: {e}; nothing was written"))
-                        .suggest("Use only characters the file's encoding can hold")
-                })?;
-                Ok::<(Document, _), ToolError>((after, (plan, resolved.note)))
+            params.dry_run,
+        ))
+    }
+
+    fn check(_ctx: &ToolContext, params: &TextPatchParams) -> Result<(), ToolError> {
+        arguments(params).map(|_| ())
+    }
+
+    fn plan(
+        _ctx: &ToolContext,
+        params: &TextPatchParams,
+        file: &OpenFile,
+    ) -> Result<(Document, PatchPlan), ToolError> {
+        let (operation, target, content) = arguments(params)?;
+        let path = file.path.display();
+        let doc = &file.doc;
+        let outline = (format_of(&file.path.real) == Format::Markdown && target.needs_outline())
+            .then(|| markdown::parse_sections(doc.text()));
+        let resolved = resolve_edit(doc, outline.as_ref(), &target, operation)
+            .map_err(|e| target_error(e, &path))?;
+        let content = content.map(|c| match (&resolved.indent, params.preserve_indent) {
+            (IndentRule::Rebase(indent), true) => rebase(c, indent),
+            (IndentRule::RebaseIfFlush(indent), true)
+                if common_indent(c.split('\n')).is_empty() =>
+            {
+                rebase(c, indent)
+            }
+            _ => c.to_string(),
+        });
+        let content = content.as_deref().unwrap_or("");
+        let edit = match (resolved.site, operation) {
+            (EditSite::InsertBefore(before), _) => LineEdit::Insert { before, content },
+            (EditSite::Lines { first, last }, Operation::Delete) => {
+                LineEdit::Delete { first, last }
+            }
+            (EditSite::Lines { first, last }, _) => LineEdit::Replace {
+                first,
+                last,
+                content,
             },
-        )?;
-        let (plan, target_note) = &edited.value;
+        };
+        let near = match resolved.site {
+            EditSite::Lines { first, .. } => first,
+            EditSite::InsertBefore(b) => b.saturating_sub(1).max(1),
+        };
+        let plan = plan(doc, &edit, doc.eol_near(near)).map_err(|e| edit_error(e, &path))?;
+        let after = doc.apply(std::slice::from_ref(&plan.splice)).map_err(|e| {
+            ToolError::new(format!("Cannot write {path}: {e}; nothing was written"))
+                .suggest("Use only characters the file's encoding can hold")
+        })?;
+        Ok((
+            after,
+            PatchPlan {
+                operation,
+                plan,
+                target_note: resolved.note,
+            },
+        ))
+    }
+
+    fn reply(
+        _ctx: &ToolContext,
+        params: &TextPatchParams,
+        edited: Edited<PatchPlan>,
+    ) -> Result<TextPatchOutput, ToolError> {
+        let PatchPlan {
+            operation,
+            plan,
+            target_note,
+        } = &edited.value;
         Ok(TextPatchOutput {
             status: "success",
             operation: operation.name(),
             file_path: edited.path.display(),
-            target: raw_target,
+            target: params.target.0.0.clone(),
             affected_lines: plan.affected,
             lines_changed: plan.lines_changed,
             lines_delta: plan.lines_delta,
@@ -269,6 +313,7 @@ Examples:\n\
             note: join_notes([
                 target_note.clone(),
                 line_count_note(&edited.before, &edited.after),
+                edited.history.note(),
             ]),
         })
     }

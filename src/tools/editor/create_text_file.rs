@@ -55,6 +55,9 @@ pub struct CreateResult {
     /// Remarks, e.g. arguments taken as text.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// The change's id in the edit history: UndoEdit takes it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub change_id: Option<String>,
 }
 
 impl Tool for CreateTextFile {
@@ -87,7 +90,7 @@ Example: file_path=\"docs/notes.md\", contents=\"# Notes\\n\""
         })?;
         let created = ctx
             .workspace
-            .create_file(&params.file_path, &doc, !params.dry_run)
+            .create_file(Self::NAME, &params.file_path, &doc, !params.dry_run)
             .map_err(workspace_error)?;
         let diff = params.dry_run.then(|| {
             unified_diff(
@@ -111,7 +114,8 @@ Example: file_path=\"docs/notes.md\", contents=\"# Notes\\n\""
                     .collect(),
                 dry_run: params.dry_run.then_some(true),
                 diff,
-                note: None,
+                note: created.history.note(),
+                change_id: created.history.change_id().map(str::to_string),
             },
         )]))
     }
