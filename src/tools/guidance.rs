@@ -60,6 +60,37 @@ pub fn guidance(tools: &[&str]) -> String {
         out.push('\n');
     }
 
+    let mut undo = Vec::new();
+    if on("UndoEdit") {
+        undo.push("- Every change's reply carries a changeId: UndoEdit with it takes the change back (exact bytes, moves and removals too); an undo is recorded as well, so it can be undone.".to_string());
+    }
+    if on("EditHistory") {
+        undo.push(
+            "- EditHistory lists the recorded changes, newest first (of one file with filePath)."
+                .to_string(),
+        );
+    }
+    if on("Batch") {
+        let batchable: Vec<&str> = ["TextPatch", "TextReplace", "edit_code"]
+            .into_iter()
+            .filter(|t| on(t))
+            .collect();
+        if !batchable.is_empty() {
+            undo.push(format!(
+                "- Batch applies several {} calls over one or more files as one change: all are checked first, then all are written or none.",
+                batchable.join(", ")
+            ));
+        }
+        if on("TextReplace") {
+            undo.push("- TextReplace with filePattern (instead of filePath) makes the same replacement in every matching file, all or nothing.".to_string());
+        }
+    }
+    if !undo.is_empty() {
+        out.push_str("\n### Undo and changes over several files\n");
+        out.push_str(&undo.join("\n"));
+        out.push('\n');
+    }
+
     let mut editing: Vec<String> = Vec::new();
     if on("TextReplace") {
         editing.push("**For inline text changes (fix typos, update values, rewrite sentences):**\n→ Use TextReplace. It finds exact text and replaces it. No line numbers needed. If the text occurs several times it refuses and lists the lines: add surrounding text or pass occurrence.".into());
@@ -206,6 +237,7 @@ fn is_read_only(tool: &str) -> bool {
             | "ListDirectories"
             | "ListFiles"
             | "get_text_file_contents"
+            | "EditHistory"
     )
 }
 

@@ -5,8 +5,10 @@
 
 pub mod advice;
 pub mod args;
+pub mod batch;
 pub mod context;
 pub mod edit_code;
+pub mod edit_history;
 pub mod edit_report;
 pub mod editor;
 pub mod error;
@@ -25,3 +27,4 @@ pub mod text_read;
 pub mod text_replace;
 pub mod text_search;
 pub mod tool;
+pub mod undo_edit;

@@ -15,8 +15,10 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use serde_json::Value;
 
+use super::batch::Batch;
 use super::context::ToolContext;
 use super::edit_code::EditCode;
+use super::edit_history::EditHistory;
 use super::editor::append_text_file_contents::AppendTextFileContents;
 use super::editor::create_text_file::CreateTextFile;
 use super::editor::delete_text_file_contents::DeleteTextFileContents;
@@ -34,6 +36,7 @@ use super::text_read::TextRead;
 use super::text_replace::TextReplace;
 use super::text_search::TextSearch;
 use super::tool::{ToolEntry, Toolset};
+use super::undo_edit::UndoEdit;
 
 /// Every tool this program has, in the order they are listed.
 pub fn all_tools() -> Vec<ToolEntry> {
@@ -54,6 +57,9 @@ pub fn all_tools() -> Vec<ToolEntry> {
         ToolEntry::of::<AppendTextFileContents>(),
         ToolEntry::of::<InsertTextFileContents>(),
         ToolEntry::of::<DeleteTextFileContents>(),
+        ToolEntry::of::<EditHistory>(),
+        ToolEntry::of::<UndoEdit>(),
+        ToolEntry::of::<Batch>(),
     ]
 }
 

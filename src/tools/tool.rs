@@ -25,19 +25,31 @@ pub enum Toolset {
     Code,
     /// The mcp-text-editor API.
     Editor,
+    /// EditHistory, UndoEdit.
+    History,
+    /// Batch (and TextReplace across files).
+    Batch,
 }
 
 impl Toolset {
     /// Every toolset.
-    pub const ALL: [Toolset; 4] = [
+    pub const ALL: [Toolset; 6] = [
         Toolset::Text,
         Toolset::Files,
         Toolset::Code,
         Toolset::Editor,
+        Toolset::History,
+        Toolset::Batch,
     ];
 
     /// The toolsets on when `--toolsets` is not given.
-    pub const DEFAULT: [Toolset; 3] = [Toolset::Text, Toolset::Files, Toolset::Code];
+    pub const DEFAULT: [Toolset; 5] = [
+        Toolset::Text,
+        Toolset::Files,
+        Toolset::Code,
+        Toolset::History,
+        Toolset::Batch,
+    ];
 
     /// The name used on the command line.
     pub fn name(self) -> &'static str {
@@ -46,6 +58,8 @@ impl Toolset {
             Toolset::Files => "files",
             Toolset::Code => "code",
             Toolset::Editor => "editor",
+            Toolset::History => "history",
+            Toolset::Batch => "batch",
         }
     }
 

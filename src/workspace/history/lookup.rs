@@ -64,15 +64,30 @@ pub fn before_moves(record: &Record, path: &str) -> String {
 
 impl Workspace {
     /// The records of every root, newest first (by time, then by their
-    /// order in their root). Records that cannot be read are left out.
+    /// order in their root). Records that cannot be read are left out; a
+    /// root whose history cannot be read fails the call only if it is the
+    /// only root with a history.
     pub fn recorded_changes(&self) -> Result<Vec<Found>, HistoryError> {
         let roots = self.roots();
         let mut found = Vec::new();
+        let mut failure = None;
+        let mut readable = 0;
         for (root, dir) in roots.list().iter().filter_map(|r| Some((r, roots.dir(r)?))) {
-            let Some(history) = store::open(dir)? else {
-                continue;
+            let names = store::open(dir).and_then(|history| {
+                history
+                    .map(|h| store::list(&h).map(|names| (h, names)))
+                    .transpose()
+            });
+            let (history, names) = match names {
+                Ok(Some(found)) => found,
+                Ok(None) => continue,
+                Err(e) => {
+                    failure = Some(HistoryError::Io(e));
+                    continue;
+                }
             };
-            for name in store::list(&history)? {
+            readable += 1;
+            for name in names {
                 if let Ok(record) = store::read_header(&history, &name) {
                     found.push(Found {
                         root: root.clone(),
@@ -81,6 +96,9 @@ impl Workspace {
                     });
                 }
             }
+        }
+        if let Some(failure) = failure.filter(|_| readable == 0) {
+            return Err(failure);
         }
         found.sort_by(|a, b| {
             b.record

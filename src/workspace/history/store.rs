@@ -146,11 +146,12 @@ pub fn open(root: &Dir) -> io::Result<Option<Dir>> {
     }
 }
 
+/// Opens the history folder, creating it if needed. It is created for its
+/// owner only: records hold old content of files that may be private.
 fn open_or_create(root: &Dir) -> io::Result<Dir> {
-    match root.create_dir(HISTORY_DIR) {
-        Ok(()) => {}
-        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
-        Err(e) => return Err(e),
+    match rustix::fs::mkdirat(root, HISTORY_DIR, rustix::fs::Mode::from_raw_mode(0o700)) {
+        Ok(()) | Err(rustix::io::Errno::EXIST) => {}
+        Err(e) => return Err(e.into()),
     }
     open_folder_nofollow(root, HISTORY_DIR.as_ref())
 }
