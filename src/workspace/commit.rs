@@ -747,6 +747,11 @@ impl<'w> Transaction<'w> {
                 from: stored(&plan.source.real)?,
                 to: stored(&plan.destination.real)?,
                 folder: plan.kind == EntryKind::Folder,
+                made: plan
+                    .new_folders
+                    .iter()
+                    .map(|f| stored(f))
+                    .collect::<Result<_, _>>()?,
             });
         }
         Ok((root, entries, payload))

@@ -76,6 +76,9 @@ pub struct Relocation {
     pub kind: EntryKind,
     /// Folders that will be created for the destination, outermost first.
     pub new_folders: Vec<PathBuf>,
+    /// Folders (outermost first) removed after the move if it leaves them
+    /// empty: an undo takes away the folders the original move made.
+    pub remove_if_empty: Vec<PathBuf>,
 }
 
 /// A move refused by the rules of moving, or failed.
@@ -408,6 +411,11 @@ impl Workspace {
             }
             return Err(error);
         }
+        for folder in plan.remove_if_empty.iter().rev() {
+            // Fails, as it should, for a folder that holds anything.
+            let rel = folder.strip_prefix(&source.root).unwrap_or(folder);
+            let _ = src_root.remove_dir(or_dot(rel));
+        }
         Ok(created)
     }
 
@@ -421,6 +429,7 @@ impl Workspace {
         };
         let (src_root, src_rel) = handle(&plan.source)?;
         let (dst_root, dst_rel) = handle(&plan.destination)?;
+        create_folders(&src_root, &plan.source.root, &plan.remove_if_empty)?;
         move_now(&dst_root, &dst_rel, &src_root, &src_rel, plan.kind).map_err(|(_, e)| e)?;
         for folder in created.iter().rev() {
             let _ = dst_root.remove_dir(folder);
@@ -463,6 +472,7 @@ impl Relocation {
             destination,
             kind,
             new_folders,
+            remove_if_empty: Vec::new(),
         })
     }
 }

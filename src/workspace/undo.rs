@@ -267,19 +267,21 @@ impl Workspace {
         let mut steps = Vec::new();
         let mut later_moves = Vec::new();
         for entry in found.record.entries.iter().rev() {
-            if let Entry::Move { from, to, .. } = entry {
+            if let Entry::Move { from, to, made, .. } = entry {
                 let mut now = to.clone();
                 for f in &later {
                     now = after_moves(&f.record, &now);
                 }
-                later_moves.push((now, from.clone()));
+                later_moves.push((now, from.clone(), made));
             }
         }
-        for (now, back) in &later_moves {
+        for (now, back, made) in &later_moves {
             let (source, destination) = (real(now), real(back));
-            let plan = self
+            let mut plan = self
                 .plan_move(&text(&source)?, &text(&destination)?)
                 .map_err(|e| move_back_error(&source, &destination, e))?;
+            // The folders the move made go too, if it leaves them empty.
+            plan.remove_if_empty = made.iter().map(|m| real(m)).collect();
             steps.push(UndoStep::MovedBack {
                 from: plan.source.real.clone(),
                 to: plan.destination.real.clone(),

@@ -187,6 +187,7 @@ mod tests {
                     from: from.to_string(),
                     to: to.to_string(),
                     folder: true,
+                    made: Vec::new(),
                 })
                 .collect(),
         }

@@ -14,7 +14,7 @@
 //!     time: "2026-05-01T10:00:00Z".into(),
 //!     tool: "TextReplace".into(),
 //!     undoes: None,
-//!     entries: vec![Entry::Move { from: "a.md".into(), to: "b.md".into(), folder: false }],
+//!     entries: vec![Entry::Move { from: "a.md".into(), to: "b.md".into(), folder: false, made: vec![] }],
 //! };
 //! let bytes = record.encode(&[]);
 //! let (read, payload) = Record::decode(&bytes).unwrap();
@@ -94,6 +94,10 @@ pub enum Entry {
         to: String,
         /// Whether it is a folder.
         folder: bool,
+        /// Folders made for the destination, outermost first (an undo
+        /// removes those it leaves empty).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        made: Vec<String>,
     },
 }
 

@@ -23,7 +23,7 @@
 //!     time: "2026-05-01T10:00:00Z".into(),
 //!     tool: "Move".into(),
 //!     undoes: None,
-//!     entries: vec![Entry::Move { from: "a.md".into(), to: "b.md".into(), folder: false }],
+//!     entries: vec![Entry::Move { from: "a.md".into(), to: "b.md".into(), folder: false, made: vec![] }],
 //! };
 //! let options = HistoryOptions::default();
 //! let Appended::Kept { change_id } = append(&root, &options, Duration::from_secs(5), record, &[]).unwrap()
@@ -307,6 +307,7 @@ mod tests {
                 from: "a.md".into(),
                 to: "b.md".into(),
                 folder: false,
+                made: Vec::new(),
             }],
         }
     }
