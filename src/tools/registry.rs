@@ -122,9 +122,14 @@ fn unknown_tool(name: &str, names: &[&'static str]) -> ToolError {
     let hint = match all.iter().find(|t| t.name.eq_ignore_ascii_case(name)) {
         Some(t) if names.contains(&t.name) => format!("Did you mean '{}'?", t.name),
         Some(t) => format!(
-            "'{}' is in the '{}' toolset, which is not switched on (or the server is --read-only); start the server with --toolsets to change that",
+            "'{}' is in the '{}' toolset, which is not switched on (or the server is --read-only{}); start the server with --toolsets to change that",
             t.name,
-            t.toolset.name()
+            t.toolset.name(),
+            if t.toolset == Toolset::History {
+                ", or keeps no history: --no-history"
+            } else {
+                ""
+            }
         ),
         None => format!("The tools are: {}", names.join(", ")),
     };

@@ -397,6 +397,34 @@ mod tests {
     }
 
     #[test]
+    fn appends_at_once_get_every_sequence_number_once() {
+        // Each append opens the folder anew, so the threads contend for its
+        // OS lock exactly as separate processes would.
+        let (_dir, root) = root();
+        let root = std::sync::Arc::new(root);
+        let options = HistoryOptions::default();
+        let threads: Vec<_> = (0..8)
+            .map(|_| {
+                let (root, options) = (root.clone(), options.clone());
+                std::thread::spawn(move || {
+                    (0..25)
+                        .map(|_| kept(append(&root, &options, WAIT, record("T"), &[]).unwrap()))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        let mut seqs: Vec<u64> = threads
+            .into_iter()
+            .flat_map(|t| t.join().unwrap())
+            .map(|id| id.split('-').next().unwrap().parse().unwrap())
+            .collect();
+        seqs.sort();
+        assert_eq!(seqs, (1..=200).collect::<Vec<u64>>());
+        let history = open(&root).unwrap().unwrap();
+        assert_eq!(list(&history).unwrap().len(), 200);
+    }
+
+    #[test]
     fn a_record_larger_than_the_bound_is_not_kept() {
         let (dir, root) = root();
         let options = HistoryOptions {
