@@ -7,6 +7,7 @@ use rapidfuzz::distance::levenshtein;
 use serde_json::json;
 
 use super::error::ToolError;
+use crate::text::excerpt::brief;
 use crate::text::encoding::DecodeError;
 use crate::workspace::WorkspaceError;
 use crate::workspace::read::ReadError;
@@ -15,7 +16,24 @@ use crate::workspace::roots::PathError;
 
 impl From<WorkspaceError> for ToolError {
     fn from(error: WorkspaceError) -> ToolError {
-        let message = error.to_string();
+        // The hashes are the caller's text, which can be of any length.
+        let message = match &error {
+            WorkspaceError::MalformedHash { given } => WorkspaceError::MalformedHash {
+                given: brief(given),
+            }
+            .to_string(),
+            WorkspaceError::StaleHash {
+                path,
+                expected,
+                actual,
+            } => WorkspaceError::StaleHash {
+                path: path.clone(),
+                expected: brief(expected),
+                actual: actual.clone(),
+            }
+            .to_string(),
+            _ => error.to_string(),
+        };
         let base = ToolError::new(capitalize(&message));
         match error {
             WorkspaceError::Path(path) => advise_path(base, &path),

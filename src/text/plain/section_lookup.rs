@@ -11,6 +11,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::PlainOutline;
+use crate::text::excerpt::brief;
 use super::ini_sections::IniSection;
 
 /// Suggestions with a lower similarity than this are not offered.
@@ -189,7 +190,7 @@ impl fmt::Display for SectionLookupError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SectionLookupError::Invalid { query, reason } => {
-                write!(f, "Cannot look up section '{query}': {reason}.")
+                write!(f, "Cannot look up section '{}': {reason}.", brief(query))
             }
             SectionLookupError::NotFound { query, nearest } => {
                 write!(
