@@ -113,7 +113,9 @@ impl ClientHandler for RootsClient {
         _context: RequestContext<RoleClient>,
     ) -> Result<ListRootsResult, ErrorData> {
         let roots = self.roots.lock().unwrap().clone();
-        Ok(ListRootsResult::new(roots.into_iter().map(Root::new).collect()))
+        Ok(ListRootsResult::new(
+            roots.into_iter().map(Root::new).collect(),
+        ))
     }
 }
 
@@ -131,7 +133,10 @@ async fn stdio_with_roots(args: &[&Path], cwd: &Path, client: RootsClient) -> Ro
         .stderr(Stdio::null())
         .spawn()
         .expect("start the server");
-    client.serve(transport).await.expect("initialize over stdio")
+    client
+        .serve(transport)
+        .await
+        .expect("initialize over stdio")
 }
 
 async fn call(peer: &rmcp::Peer<RoleClient>, name: &'static str, args: Value) -> CallToolResult {
@@ -153,7 +158,12 @@ fn all_text(result: &CallToolResult) -> String {
 
 /// The error JSON of a refused call.
 fn refusal(result: &CallToolResult) -> Value {
-    assert_eq!(result.is_error, Some(true), "expected a refusal: {}", all_text(result));
+    assert_eq!(
+        result.is_error,
+        Some(true),
+        "expected a refusal: {}",
+        all_text(result)
+    );
     serde_json::from_str(&result.content[0].as_text().unwrap().text).unwrap()
 }
 
@@ -163,14 +173,38 @@ async fn attack_from_the_whole_filesystem(peer: &rmcp::Peer<RoleClient>, places:
     let secret = places.outside.join("secret.md").display().to_string();
     let created = places.outside.join("created.md").display().to_string();
     let attempts = [
-        ("TextRead", json!({"filePath": secret, "target": {"lines": {"start": 1, "end": 3}}})),
-        ("TextInspect", json!({"filePath": secret, "mode": "search", "query": "secret"})),
-        ("TextSearch", json!({"query": "secret", "directoryPath": places.outside.display().to_string()})),
-        ("TextReplace", json!({"filePath": secret, "oldText": "4711", "newText": "0000"})),
-        ("edit_code", json!({"file_path": created, "new_content": "# planted\n", "strategy": "overwrite_file"})),
-        ("create_text_file", json!({"file_path": created, "contents": "# planted\n"})),
-        ("Move", json!({"sourcePath": secret, "destinationPath": places.operator.join("stolen.md").display().to_string()})),
-        ("ListFiles", json!({"path": places.outside.display().to_string()})),
+        (
+            "TextRead",
+            json!({"filePath": secret, "target": {"lines": {"start": 1, "end": 3}}}),
+        ),
+        (
+            "TextInspect",
+            json!({"filePath": secret, "mode": "search", "query": "secret"}),
+        ),
+        (
+            "TextSearch",
+            json!({"query": "secret", "directoryPath": places.outside.display().to_string()}),
+        ),
+        (
+            "TextReplace",
+            json!({"filePath": secret, "oldText": "4711", "newText": "0000"}),
+        ),
+        (
+            "edit_code",
+            json!({"file_path": created, "new_content": "# planted\n", "strategy": "overwrite_file"}),
+        ),
+        (
+            "create_text_file",
+            json!({"file_path": created, "contents": "# planted\n"}),
+        ),
+        (
+            "Move",
+            json!({"sourcePath": secret, "destinationPath": places.operator.join("stolen.md").display().to_string()}),
+        ),
+        (
+            "ListFiles",
+            json!({"path": places.outside.display().to_string()}),
+        ),
     ];
     for (tool, args) in attempts {
         let result = call(peer, tool, args).await;
@@ -205,7 +239,12 @@ async fn stdio_client_announcing_the_whole_filesystem_stays_in_the_operators_fol
 
     // The first reply tells the agent its root was not taken, and where
     // paths are resolved instead.
-    let first = call(&peer, "TextRead", json!({"filePath": "note.md", "target": {"lines": {"start": 1, "end": 3}}})).await;
+    let first = call(
+        &peer,
+        "TextRead",
+        json!({"filePath": "note.md", "target": {"lines": {"start": 1, "end": 3}}}),
+    )
+    .await;
     assert_ne!(first.is_error, Some(true), "{}", all_text(&first));
     let note = all_text(&first);
     assert!(
@@ -215,9 +254,17 @@ async fn stdio_client_announcing_the_whole_filesystem_stays_in_the_operators_fol
         )),
         "{note}"
     );
-    assert!(note.contains("restart") || note.contains("start the server with it"), "{note}");
+    assert!(
+        note.contains("restart") || note.contains("start the server with it"),
+        "{note}"
+    );
     // Only the first one; later replies are plain.
-    let second = call(&peer, "TextRead", json!({"filePath": "note.md", "target": {"lines": {"start": 1, "end": 1}}})).await;
+    let second = call(
+        &peer,
+        "TextRead",
+        json!({"filePath": "note.md", "target": {"lines": {"start": 1, "end": 1}}}),
+    )
+    .await;
     assert_eq!(second.content.len(), 1, "{}", all_text(&second));
 
     attack_from_the_whole_filesystem(&peer, &places).await;
@@ -245,7 +292,12 @@ async fn http_client_announcing_the_whole_filesystem_stays_in_the_operators_fold
     let peer = session.peer().clone();
     attack_from_the_whole_filesystem(&peer, &places).await;
     // Inside the operator's folder the session works as usual.
-    let read = call(&peer, "TextRead", json!({"filePath": "note.md", "target": {"lines": {"start": 3, "end": 3}}})).await;
+    let read = call(
+        &peer,
+        "TextRead",
+        json!({"filePath": "note.md", "target": {"lines": {"start": 3, "end": 3}}}),
+    )
+    .await;
     assert_ne!(read.is_error, Some(true), "{}", all_text(&read));
     session.cancel().await.unwrap();
     assert_eq!(places.outside_files(), before, "nothing outside changed");
@@ -272,7 +324,12 @@ async fn a_client_root_inside_the_operators_folder_narrows_it() {
     .await;
     let peer = session.peer().clone();
     // Relative paths start at the client's root now.
-    let read = call(&peer, "TextRead", json!({"filePath": "plan.md", "target": {"lines": {"start": 1, "end": 1}}})).await;
+    let read = call(
+        &peer,
+        "TextRead",
+        json!({"filePath": "plan.md", "target": {"lines": {"start": 1, "end": 1}}}),
+    )
+    .await;
     assert_ne!(read.is_error, Some(true), "{}", all_text(&read));
     assert!(all_text(&read).contains(&format!(
         "The client announced {} as root folder(s), but the server ignored them",
@@ -280,12 +337,34 @@ async fn a_client_root_inside_the_operators_folder_narrows_it() {
     )));
     // The rest of the operator's folder is no longer open to this client.
     let note = places.operator.join("note.md").display().to_string();
-    let refused = refusal(&call(&peer, "TextRead", json!({"filePath": note, "target": {"lines": {"start": 1, "end": 1}}})).await);
-    assert!(refused["message"].as_str().unwrap().contains("outside the allowed folders"), "{refused:#}");
+    let refused = refusal(
+        &call(
+            &peer,
+            "TextRead",
+            json!({"filePath": note, "target": {"lines": {"start": 1, "end": 1}}}),
+        )
+        .await,
+    );
+    assert!(
+        refused["message"]
+            .as_str()
+            .unwrap()
+            .contains("outside the allowed folders"),
+        "{refused:#}"
+    );
     // A call naming the ignored root hears why again.
     let secret = places.outside.join("secret.md").display().to_string();
-    let again = call(&peer, "TextRead", json!({"filePath": secret, "target": {"lines": {"start": 1, "end": 1}}})).await;
-    assert!(all_text(&again).contains("but the server ignored them"), "{}", all_text(&again));
+    let again = call(
+        &peer,
+        "TextRead",
+        json!({"filePath": secret, "target": {"lines": {"start": 1, "end": 1}}}),
+    )
+    .await;
+    assert!(
+        all_text(&again).contains("but the server ignored them"),
+        "{}",
+        all_text(&again)
+    );
     assert!(!all_text(&again).contains("4711"));
     session.cancel().await.unwrap();
 }
@@ -299,13 +378,34 @@ async fn stdio_without_operator_folders_uses_the_clients_roots_instead_of_the_cu
     // the default, until the client announces its own.
     let session = stdio_with_roots(&[], &places.operator, RootsClient::new(&[&uri])).await;
     let peer = session.peer().clone();
-    let read = call(&peer, "TextRead", json!({"filePath": "secret.md", "target": {"lines": {"start": 3, "end": 3}}})).await;
+    let read = call(
+        &peer,
+        "TextRead",
+        json!({"filePath": "secret.md", "target": {"lines": {"start": 3, "end": 3}}}),
+    )
+    .await;
     assert_ne!(read.is_error, Some(true), "{}", all_text(&read));
-    assert_eq!(read.structured_content.as_ref().unwrap()["content"], "the secret is 4711\n");
+    assert_eq!(
+        read.structured_content.as_ref().unwrap()["content"],
+        "the secret is 4711"
+    );
     // Replaced, not widened: the current folder is closed now.
     let note = places.operator.join("note.md").display().to_string();
-    let refused = refusal(&call(&peer, "TextRead", json!({"filePath": note, "target": {"lines": {"start": 1, "end": 1}}})).await);
-    assert!(refused["message"].as_str().unwrap().contains("outside the allowed folders"), "{refused:#}");
+    let refused = refusal(
+        &call(
+            &peer,
+            "TextRead",
+            json!({"filePath": note, "target": {"lines": {"start": 1, "end": 1}}}),
+        )
+        .await,
+    );
+    assert!(
+        refused["message"]
+            .as_str()
+            .unwrap()
+            .contains("outside the allowed folders"),
+        "{refused:#}"
+    );
     session.cancel().await.unwrap();
 }
 
@@ -313,7 +413,10 @@ async fn stdio_without_operator_folders_uses_the_clients_roots_instead_of_the_cu
 /// 401 with a Bearer challenge and a JSON-RPC error.
 fn assert_unauthorized(response: &(String, String, String), why: &str) {
     let (status, headers, body) = response;
-    assert!(status.contains(" 401 "), "{why}: {status}\n{headers}\n{body}");
+    assert!(
+        status.contains(" 401 "),
+        "{why}: {status}\n{headers}\n{body}"
+    );
     assert!(
         headers
             .to_ascii_lowercase()
@@ -323,7 +426,10 @@ fn assert_unauthorized(response: &(String, String, String), why: &str) {
     let reply: Value = serde_json::from_str(body).unwrap_or_else(|e| panic!("{why}: {e}: {body}"));
     assert_eq!(reply["error"]["code"], -32001, "{why}: {body}");
     assert!(
-        reply["error"]["message"].as_str().unwrap().starts_with("Unauthorized: "),
+        reply["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("Unauthorized: "),
         "{why}: {body}"
     );
     assert!(!body.contains(TOKEN), "{why}: the token is never sent back");
@@ -351,28 +457,46 @@ fn http_requests_without_the_right_token_get_401_and_reach_no_tool() {
     let server = HttpServer::start(&places.operator, "127.0.0.1:0");
     let host = server.addr.to_string();
     let addr = server.addr;
-    let basic = format!("Authorization: Basic {}\r\n", encode_base64(&format!("user:{TOKEN}")));
+    let basic = format!(
+        "Authorization: Basic {}\r\n",
+        encode_base64(&format!("user:{TOKEN}"))
+    );
     let other_scheme = format!("Authorization: Token {TOKEN}\r\n");
     let cases = [
         ("no Authorization header", String::new()),
-        ("a wrong token", "Authorization: Bearer not-the-token-at-all-000\r\n".to_string()),
-        ("the token with a letter changed", format!("Authorization: Bearer {}X\r\n", &TOKEN[..TOKEN.len() - 1])),
+        (
+            "a wrong token",
+            "Authorization: Bearer not-the-token-at-all-000\r\n".to_string(),
+        ),
+        (
+            "the token with a letter changed",
+            format!("Authorization: Bearer {}X\r\n", &TOKEN[..TOKEN.len() - 1]),
+        ),
         ("an empty bearer", "Authorization: Bearer\r\n".to_string()),
         ("the token in the Basic scheme", basic),
         ("the token in another scheme", other_scheme),
-        ("the token twice", format!("Authorization: Bearer {TOKEN}\r\nAuthorization: Bearer {TOKEN}\r\n")),
+        (
+            "the token twice",
+            format!("Authorization: Bearer {TOKEN}\r\nAuthorization: Bearer {TOKEN}\r\n"),
+        ),
     ];
     for (why, headers) in &cases {
         let response = raw_request(addr, "POST", "/mcp", &host, headers, INITIALIZE);
         assert_unauthorized(&response, why);
     }
     let (_, _, body) = raw_request(addr, "POST", "/mcp", &host, "", INITIALIZE);
-    assert!(body.contains("needs the header 'Authorization: Bearer <token>'"), "{body}");
+    assert!(
+        body.contains("needs the header 'Authorization: Bearer <token>'"),
+        "{body}"
+    );
     let (_, headers, _) = raw_request(addr, "POST", "/mcp", &host, &cases[1].1, INITIALIZE);
     assert!(headers.contains("error=\"invalid_token\""), "{headers}");
     // GET (the event stream) and DELETE need it too.
     assert_unauthorized(&raw_request(addr, "GET", "/mcp", &host, "", ""), "GET");
-    assert_unauthorized(&raw_request(addr, "DELETE", "/mcp", &host, "", ""), "DELETE");
+    assert_unauthorized(
+        &raw_request(addr, "DELETE", "/mcp", &host, "", ""),
+        "DELETE",
+    );
 
     // With a live session, a call carrying the session id but a wrong token
     // still reaches no tool: the file it would create does not appear.
@@ -385,8 +509,14 @@ fn http_requests_without_the_right_token_get_401_and_reach_no_tool() {
     let target = places.operator.join("made.md");
     let create = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "TextPatch", "arguments": {"filePath": "note.md", "operation": "insert", "target": {"appendToSection": "# Note"}, "content": "planted\n"}}}).to_string();
     let wrong = format!("{session}Authorization: Bearer wrong-token-0000000000000\r\n");
-    assert_unauthorized(&raw_request(addr, "POST", "/mcp", &host, &wrong, &create), "wrong token, live session");
-    assert_eq!(std::fs::read_to_string(places.operator.join("note.md")).unwrap(), "# Note\n\nhello\n");
+    assert_unauthorized(
+        &raw_request(addr, "POST", "/mcp", &host, &wrong, &create),
+        "wrong token, live session",
+    );
+    assert_eq!(
+        std::fs::read_to_string(places.operator.join("note.md")).unwrap(),
+        "# Note\n\nhello\n"
+    );
     assert!(!target.exists());
     // The same call with the token lands, so the refusal above was the token's doing.
     let (status, _, body) = client::raw_post_with(addr, "/mcp", &host, &session, &create);
@@ -395,7 +525,13 @@ fn http_requests_without_the_right_token_get_401_and_reach_no_tool() {
         std::fs::read_to_string(places.operator.join("note.md")).unwrap(),
         "# Note\n\nhello\nplanted\n"
     );
-    assert!(server.log().contains("refused an HTTP request to /mcp: wrong token"), "{}", server.log());
+    assert!(
+        server
+            .log()
+            .contains("refused an HTTP request to /mcp: wrong token"),
+        "{}",
+        server.log()
+    );
 }
 
 #[test]
@@ -414,31 +550,35 @@ fn a_foreign_host_saying_localhost_still_needs_the_token() {
 #[test]
 fn the_token_may_come_from_the_environment() {
     let places = Places::new();
-    let mut child = Command::new(BIN)
-        .args(["--http", "0.0.0.0:0", "--toolsets", "text"])
-        .arg(&places.operator)
-        .env("MCP_TEXT_HTTP_TOKEN", TOKEN)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let stderr = BufReader::new(child.stderr.take().unwrap());
-    let mut port = None;
-    for line in stderr.lines() {
-        let line = line.unwrap();
-        if let Some(rest) = line.split("streamable HTTP at http://0.0.0.0:").nth(1) {
-            port = rest.strip_suffix("/mcp").and_then(|p| p.parse::<u16>().ok());
-            break;
-        }
-    }
-    let addr = std::net::SocketAddr::from(([127, 0, 0, 1], port.expect("announced")));
-    std::thread::sleep(Duration::from_millis(200));
-    assert_unauthorized(&raw_request(addr, "POST", "/mcp", "localhost", "", INITIALIZE), "env token, none sent");
-    let (status, _, _) = raw_post(addr, "/mcp", "localhost", INITIALIZE);
+    let server = HttpServer::start_with_env(
+        &places.operator,
+        "0.0.0.0:0",
+        &[],
+        &[("MCP_TEXT_HTTP_TOKEN", TOKEN)],
+    );
+    assert!(
+        server
+            .log()
+            .contains("(the token you gave in MCP_TEXT_HTTP_TOKEN / --http-token)")
+            || {
+                std::thread::sleep(Duration::from_millis(500));
+                server
+                    .log()
+                    .contains("(the token you gave in MCP_TEXT_HTTP_TOKEN / --http-token)")
+            },
+        "{}",
+        server.log()
+    );
+    assert!(
+        !server.log().contains(TOKEN),
+        "an operator's token is not printed"
+    );
+    assert_unauthorized(
+        &raw_request(server.addr, "POST", "/mcp", "localhost", "", INITIALIZE),
+        "env token, none sent",
+    );
+    let (status, _, _) = raw_post(server.addr, "/mcp", "localhost", INITIALIZE);
     assert!(status.contains(" 200 "), "{status}");
-    let _ = child.kill();
-    let _ = child.wait();
 }
 
 /// Runs the server with `args` and expects it to refuse to start.
@@ -470,20 +610,51 @@ fn listening_openly_without_a_token_refuses_to_start() {
         said.contains("--http-no-auth is allowed only on a loopback address (127.0.0.1 or ::1)"),
         "{said}"
     );
-    let said = refused_start(&["--http", "127.0.0.1:0", "--http-no-auth", "--http-token", TOKEN], &places.operator);
+    let said = refused_start(
+        &[
+            "--http",
+            "127.0.0.1:0",
+            "--http-no-auth",
+            "--http-token",
+            TOKEN,
+        ],
+        &places.operator,
+    );
     assert!(said.contains("contradict each other"), "{said}");
-    let said = refused_start(&["--http", "127.0.0.1:0", "--http-token", "short"], &places.operator);
-    assert!(said.contains("must be 16 to 1024 characters long"), "{said}");
-    assert!(!said.contains("short"), "the refused token is not repeated: {said}");
+    let said = refused_start(
+        &["--http", "127.0.0.1:0", "--http-token", "short"],
+        &places.operator,
+    );
+    assert!(
+        said.contains("must be 16 to 1024 characters long"),
+        "{said}"
+    );
+    assert!(
+        !said.contains("short"),
+        "the refused token is not repeated: {said}"
+    );
 }
 
 #[test]
 fn no_auth_on_loopback_is_an_explicit_opt_out() {
     let places = Places::new();
     let server = HttpServer::start_with(&places.operator, "127.0.0.1:0", &["--http-no-auth"]);
-    let (status, _, body) = raw_request(server.addr, "POST", "/mcp", &server.addr.to_string(), "", INITIALIZE);
+    let (status, _, body) = raw_request(
+        server.addr,
+        "POST",
+        "/mcp",
+        &server.addr.to_string(),
+        "",
+        INITIALIZE,
+    );
     assert!(status.contains(" 200 "), "{status} {body}");
-    assert!(server.log().contains("authentication: none (--http-no-auth)"), "{}", server.log());
+    assert!(
+        server
+            .log()
+            .contains("authentication: none (--http-no-auth)"),
+        "{}",
+        server.log()
+    );
 }
 
 #[test]
@@ -501,7 +672,10 @@ fn a_generated_token_is_printed_once_with_a_client_configuration() {
         {
             break token;
         }
-        assert!(started.elapsed() < Duration::from_secs(10), "no token printed:\n{log}");
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "no token printed:\n{log}"
+        );
         std::thread::sleep(Duration::from_millis(20));
     };
     assert_eq!(token.len(), 64, "256 bits as hex: {token}");
@@ -509,16 +683,27 @@ fn a_generated_token_is_printed_once_with_a_client_configuration() {
     let log = server.log();
     let url = server.url();
     assert!(
-        log.contains(&format!("claude mcp add --transport http notes {url} --header \"Authorization: Bearer {token}\"")),
+        log.contains(&format!(
+            "claude mcp add --transport http notes {url} --header \"Authorization: Bearer {token}\""
+        )),
         "{log}"
     );
     assert!(
-        log.contains(&format!("\"headers\":{{\"Authorization\":\"Bearer {token}\"}}")),
+        log.contains(&format!(
+            "\"headers\":{{\"Authorization\":\"Bearer {token}\"}}"
+        )),
         "{log}"
     );
-    assert_eq!(log.matches(&token).count(), 3, "printed in the banner only: {log}");
+    assert_eq!(
+        log.matches(&token).count(),
+        3,
+        "printed in the banner only: {log}"
+    );
     let host = server.addr.to_string();
-    assert_unauthorized(&raw_request(server.addr, "POST", "/mcp", &host, "", INITIALIZE), "no token");
+    assert_unauthorized(
+        &raw_request(server.addr, "POST", "/mcp", &host, "", INITIALIZE),
+        "no token",
+    );
     let bearer = format!("Authorization: Bearer {token}\r\n");
     let (status, _, _) = raw_request(server.addr, "POST", "/mcp", &host, &bearer, INITIALIZE);
     assert!(status.contains(" 200 "), "{status}");
@@ -535,7 +720,10 @@ fn sessions_over_the_limit_are_answered_not_left_hanging() {
     let (addr, host) = (server.addr, server.addr.to_string());
     // Refused requests take no place.
     for _ in 0..5 {
-        assert_unauthorized(&raw_request(addr, "POST", "/mcp", &host, "", INITIALIZE), "no token");
+        assert_unauthorized(
+            &raw_request(addr, "POST", "/mcp", &host, "", INITIALIZE),
+            "no token",
+        );
     }
     let mut ids = Vec::new();
     for _ in 0..2 {
@@ -545,9 +733,15 @@ fn sessions_over_the_limit_are_answered_not_left_hanging() {
     }
     let started = Instant::now();
     let (status, headers, body) = raw_post(addr, "/mcp", &host, INITIALIZE);
-    assert!(started.elapsed() < Duration::from_secs(5), "answered at once");
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "answered at once"
+    );
     assert!(status.contains(" 503 "), "{status}\n{headers}\n{body}");
-    assert!(headers.to_ascii_lowercase().contains("retry-after: 30"), "{headers}");
+    assert!(
+        headers.to_ascii_lowercase().contains("retry-after: 30"),
+        "{headers}"
+    );
     let reply: Value = serde_json::from_str(&body).unwrap();
     assert_eq!(reply["id"], 1);
     assert_eq!(reply["error"]["code"], -32000);
@@ -581,7 +775,9 @@ fn an_http_body_over_the_limit_is_refused_unread() {
     // Only the headers are sent: the answer must come from them alone.
     let announce_only = |authorization: &str| {
         let mut stream = std::net::TcpStream::connect(server.addr).unwrap();
-        stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
         write!(
             stream,
             "POST /mcp HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
@@ -699,7 +895,9 @@ fn a_100_mb_query_over_stdio_is_refused_with_bounded_memory() {
     assert_eq!(reply["error"]["code"], -32600);
     assert_eq!(
         reply["error"]["message"],
-        format!("Invalid request: the message is {len} bytes, over the server's limit of 64 MiB (--max-request-size), so it was skipped unread. Send less at once, e.g. edit a large file in parts")
+        format!(
+            "Invalid request: the message is {len} bytes, over the server's limit of 64 MiB (--max-request-size), so it was skipped unread. Send less at once, e.g. edit a large file in parts"
+        )
     );
     if let Some(peak) = server.peak_kib() {
         assert!(peak < 200 * 1024, "peak RSS {} MiB", peak / 1024);
@@ -708,7 +906,10 @@ fn a_100_mb_query_over_stdio_is_refused_with_bounded_memory() {
     server.send(r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"TextSearch","arguments":{"query":"hello"}}}"#);
     let next = server.reply();
     assert_eq!(next["id"], 3);
-    assert_eq!(next["result"]["structuredContent"]["totalMatches"], 1, "{next}");
+    assert_eq!(
+        next["result"]["structuredContent"]["totalMatches"], 1,
+        "{next}"
+    );
 }
 
 #[test]
@@ -723,7 +924,12 @@ fn an_over_size_message_with_its_id_last_is_answered_by_id() {
     server.send(&line);
     let reply = server.reply();
     assert_eq!(reply["id"], "req-9", "{reply}");
-    assert!(reply["error"]["message"].as_str().unwrap().contains("over the server's limit of 64 KiB"));
+    assert!(
+        reply["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("over the server's limit of 64 KiB")
+    );
 }
 
 #[test]
@@ -733,9 +939,21 @@ fn queries_and_patterns_are_bounded_and_never_echoed() {
     let huge = "ab".repeat(2 << 20);
     let calls = [
         ("TextSearch", json!({"query": huge}), "query"),
-        ("TextSearch", json!({"query": "a", "filePattern": huge}), "filePattern"),
-        ("TextInspect", json!({"filePath": "note.md", "mode": "search", "query": huge}), "query"),
-        ("TextRead", json!({"filePath": "note.md", "target": {"heading": huge}}), "target"),
+        (
+            "TextSearch",
+            json!({"query": "a", "filePattern": huge}),
+            "filePattern",
+        ),
+        (
+            "TextInspect",
+            json!({"filePath": "note.md", "mode": "search", "query": huge}),
+            "query",
+        ),
+        (
+            "TextRead",
+            json!({"filePath": "note.md", "target": {"heading": huge}}),
+            "target",
+        ),
     ];
     for (n, (tool, args, parameter)) in calls.into_iter().enumerate() {
         let request = json!({"jsonrpc": "2.0", "id": 10 + n, "method": "tools/call", "params": {"name": tool, "arguments": args}});
@@ -761,7 +979,10 @@ fn queries_and_patterns_are_bounded_and_never_echoed() {
     assert!(started.elapsed() < Duration::from_secs(20));
     let text = reply["result"]["content"][0]["text"].as_str().unwrap();
     assert!(text.contains("Invalid regex"), "{text}");
-    assert!(text.contains("exceeds size limit") || text.contains("too big"), "{text}");
+    assert!(
+        text.contains("exceeds size limit") || text.contains("too big"),
+        "{text}"
+    );
 }
 
 /// Plants the temp file an interrupted write of `name` leaves behind.
@@ -798,7 +1019,10 @@ fn read_only_mode_removes_no_temp_file() {
     assert_eq!(std::fs::read(&temp).unwrap(), b"half a write");
     // Without --read-only the same start removes it: the check above can fail.
     let _server = RawStdio::start(&places.operator, &[]);
-    assert!(eventually(Duration::from_secs(20), || !temp.exists()), "the sweep runs otherwise");
+    assert!(
+        eventually(Duration::from_secs(20), || !temp.exists()),
+        "the sweep runs otherwise"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -808,7 +1032,12 @@ async fn roots_a_client_announces_are_not_swept() {
     let uri = format!("file://{}", places.outside.display());
     let session = stdio_with_roots(&[], &places.operator, RootsClient::new(&[&uri])).await;
     let peer = session.peer().clone();
-    let read = call(&peer, "TextRead", json!({"filePath": "b.md", "target": {"lines": {"start": 1, "end": 1}}})).await;
+    let read = call(
+        &peer,
+        "TextRead",
+        json!({"filePath": "b.md", "target": {"lines": {"start": 1, "end": 1}}}),
+    )
+    .await;
     assert_ne!(read.is_error, Some(true), "{}", all_text(&read));
     tokio::time::sleep(Duration::from_millis(1500)).await;
     assert!(temp.exists(), "a client's root was swept");
@@ -820,7 +1049,8 @@ async fn validate_command_runs_nothing_without_the_operators_flag() {
     let places = Places::new();
     std::fs::write(places.operator.join("lib.rs"), "fn main() {}\n").unwrap();
     let marker = places.outside.join("ran");
-    let session = stdio_with_roots(&[&places.operator], &places.operator, RootsClient::new(&[])).await;
+    let session =
+        stdio_with_roots(&[&places.operator], &places.operator, RootsClient::new(&[])).await;
     let peer = session.peer().clone();
     let result = call(
         &peer,
@@ -833,7 +1063,10 @@ async fn validate_command_runs_nothing_without_the_operators_flag() {
         error["message"],
         "validate_command was given, but this server was started without --allow-validate-command, so it runs no commands; nothing was written"
     );
-    assert_eq!(std::fs::read_to_string(places.operator.join("lib.rs")).unwrap(), "fn main() {}\n");
+    assert_eq!(
+        std::fs::read_to_string(places.operator.join("lib.rs")).unwrap(),
+        "fn main() {}\n"
+    );
     assert!(!marker.exists(), "the command ran");
     session.cancel().await.unwrap();
 }

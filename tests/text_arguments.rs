@@ -10,7 +10,10 @@ use support::Vault;
 const NOTE: &str = "# Note\n\nold\n";
 
 fn refusal_message(vault: &Vault, tool: &str, args: serde_json::Value) -> String {
-    vault.err(tool, args)["message"].as_str().unwrap().to_string()
+    vault.err(tool, args)["message"]
+        .as_str()
+        .unwrap()
+        .to_string()
 }
 
 const ONLY_JSON: &str = "a JSON value is taken as its text only when the file is JSON (.json, .jsonc, .json5), so send the text as a JSON string";
@@ -28,7 +31,9 @@ fn a_json_value_for_a_markdown_file_is_refused_and_writes_nothing() {
             "TextReplace",
             json!({"filePath": "note.md", "oldText": "old", "newText": {"x": 1}})
         ),
-        format!("Invalid arguments for TextReplace: newText: expected text (a string), got an object; {ONLY_JSON}")
+        format!(
+            "Invalid arguments for TextReplace: newText: expected text (a string), got an object; {ONLY_JSON}"
+        )
     );
     assert_eq!(
         refusal_message(
@@ -36,7 +41,9 @@ fn a_json_value_for_a_markdown_file_is_refused_and_writes_nothing() {
             "TextPatch",
             json!({"filePath": "note.md", "operation": "insert", "target": {"appendToSection": "# Note"}, "content": [1, 2]})
         ),
-        format!("Invalid arguments for TextPatch: content: expected text (a string), got an array; {ONLY_JSON}")
+        format!(
+            "Invalid arguments for TextPatch: content: expected text (a string), got an array; {ONLY_JSON}"
+        )
     );
     assert_eq!(
         refusal_message(
@@ -44,7 +51,9 @@ fn a_json_value_for_a_markdown_file_is_refused_and_writes_nothing() {
             "edit_code",
             json!({"file_path": "lib.rs", "search_context": "fn main() {}", "new_content": 42})
         ),
-        format!("Invalid arguments for edit_code: new_content: expected text (a string), got a number; {ONLY_JSON}")
+        format!(
+            "Invalid arguments for edit_code: new_content: expected text (a string), got a number; {ONLY_JSON}"
+        )
     );
     assert_eq!(
         refusal_message(
@@ -52,7 +61,9 @@ fn a_json_value_for_a_markdown_file_is_refused_and_writes_nothing() {
             "create_text_file",
             json!({"file_path": "new.md", "contents": {"title": "x"}})
         ),
-        format!("Invalid arguments for create_text_file: contents: expected text (a string), got an object; {ONLY_JSON}")
+        format!(
+            "Invalid arguments for create_text_file: contents: expected text (a string), got an object; {ONLY_JSON}"
+        )
     );
     // One JSON file and one Markdown file in a batch: refused for both.
     vault.write("data.json", "{}\n");
@@ -61,8 +72,8 @@ fn a_json_value_for_a_markdown_file_is_refused_and_writes_nothing() {
         &vault,
         "patch_text_file_contents",
         json!({"files": [
-            {"file_path": "data.json", "patches": [{"start": 1, "end": 1, "old_string": "{}\n", "new_string": {"a": 1}}]},
-            {"file_path": "note.md", "patches": [{"start": 3, "end": 3, "old_string": "old\n", "new_string": {"b": 2}}]}
+            {"file_path": "data.json", "patches": [{"old_string": "{}\n", "new_string": {"a": 1}, "ranges": [{"start": 1, "end": 1}]}]},
+            {"file_path": "note.md", "patches": [{"old_string": "old\n", "new_string": {"b": 2}, "ranges": [{"start": 3, "end": 3}]}]}
         ]}),
     );
     assert!(

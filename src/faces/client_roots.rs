@@ -290,7 +290,7 @@ mod tests {
                 "https://example.com/".into(),
             ],
         );
-        assert_eq!(narrowed.accepted, [inner.clone()]);
+        assert_eq!(narrowed.accepted, std::slice::from_ref(&inner));
         let why: Vec<(Option<PathBuf>, IgnoredWhy)> = narrowed
             .ignored
             .iter()

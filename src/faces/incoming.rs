@@ -60,7 +60,11 @@ pub fn check(bytes: &[u8]) -> Checked {
                     clip_middle(&e.to_string(), 300)
                 )
             });
-            Checked::Refused(error_reply(id, -32600, format!("Invalid request: {reason}")))
+            Checked::Refused(error_reply(
+                id,
+                -32600,
+                format!("Invalid request: {reason}"),
+            ))
         }
     }
 }
@@ -77,6 +81,10 @@ pub fn check(bytes: &[u8]) -> Checked {
 /// assert_eq!(id_of_cut_message(head, b"aaaa\"}}}"), 7);
 /// let tail = br#"aaaa"}},"jsonrpc":"2.0","id":"req-8"}"#;
 /// assert_eq!(id_of_cut_message(br#"{"method":"tools/call","params":{"#, tail), "req-8");
+/// // A tail cut inside a character, and a number last.
+/// assert_eq!(id_of_cut_message(b"{", b"\xa9\xc3\xa9\"},\"id\": 12 }\n"), 12);
+/// // An id nested deeper is not the message's.
+/// assert_eq!(id_of_cut_message(b"{", br#"{"x":{"id":3}}"#), serde_json::Value::Null);
 /// ```
 pub fn id_of_cut_message(head: &[u8], tail: &[u8]) -> Value {
     id_in_head(head)
@@ -122,11 +130,12 @@ fn id_in_head(head: &[u8]) -> Option<Value> {
 
 /// The id of a message whose last member is `"id": <number or string>`.
 fn id_at_end(tail: &[u8]) -> Option<Value> {
-    let text = std::str::from_utf8(tail).ok()?;
+    // The kept tail may begin inside a character.
+    let first_char = tail.iter().position(|b| b & 0xC0 != 0x80)?;
+    let text = std::str::from_utf8(&tail[first_char..]).ok()?;
     let body = text.trim_end().strip_suffix('}')?.trim_end();
-    let value_start = if body.ends_with('"') {
+    let value_start = if let Some(inner) = body.strip_suffix('"') {
         // A string id without escapes, as clients generate them.
-        let inner = &body[..body.len() - 1];
         let open = inner.rfind('"')?;
         if inner[..open].ends_with('\\') {
             return None;

@@ -171,7 +171,9 @@ impl TextServer {
             match Roots::new(narrowed.accepted.clone()) {
                 Ok(roots) if self.within_bound(&roots) => roots,
                 Ok(_) => {
-                    tracing::warn!("the client's roots moved outside the server's folders while being checked; keeping the server's");
+                    tracing::warn!(
+                        "the client's roots moved outside the server's folders while being checked; keeping the server's"
+                    );
                     (*self.initial_roots).clone()
                 }
                 Err(error) => {
@@ -353,7 +355,9 @@ impl ServerHandler for TextServer {
             (Err(error), Some(note)) => call_result(Err(error.suggest(note))),
             (Ok(value), Some(note)) => {
                 let mut result = call_result(Ok(value));
-                result.content.push(ContentBlock::text(format!("Note: {note}")));
+                result
+                    .content
+                    .push(ContentBlock::text(format!("Note: {note}")));
                 result
             }
             (outcome, None) => call_result(outcome),

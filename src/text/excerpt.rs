@@ -129,7 +129,7 @@ pub fn brief(s: &str) -> String {
 /// let clipped = clip_middle(&long, 100);
 /// assert!(clipped.starts_with("invalid type: string \"xxx"));
 /// assert!(clipped.ends_with("xxx\", expected a boolean"));
-/// assert!(clipped.contains("… (958 characters left out) …"));
+/// assert!(clipped.contains("… (943 characters left out) …"));
 /// ```
 pub fn clip_middle(message: &str, max_chars: usize) -> String {
     let count = message.chars().count();
@@ -137,7 +137,10 @@ pub fn clip_middle(message: &str, max_chars: usize) -> String {
         return message.to_string();
     }
     let keep = max_chars / 2;
-    let head_end = message.char_indices().nth(keep).map_or(message.len(), |(i, _)| i);
+    let head_end = message
+        .char_indices()
+        .nth(keep)
+        .map_or(message.len(), |(i, _)| i);
     let tail_start = message
         .char_indices()
         .nth(count - keep)
@@ -215,7 +218,10 @@ mod tests {
             format!("{}… (101 characters)", "é".repeat(100))
         );
         assert_eq!(clip_middle("abcdef", 6), "abcdef");
-        assert_eq!(clip_middle("abcdefg", 6), "abc … (1 character left out) … efg");
+        assert_eq!(
+            clip_middle("abcdefg", 6),
+            "abc … (1 character left out) … efg"
+        );
         assert_eq!(preview("a\nb\nc\nd", 2, 100), "a\nb\n… (2 more lines)");
     }
 }

@@ -7,8 +7,8 @@ use rapidfuzz::distance::levenshtein;
 use serde_json::json;
 
 use super::error::ToolError;
-use crate::text::excerpt::brief;
 use crate::text::encoding::DecodeError;
+use crate::text::excerpt::brief;
 use crate::workspace::WorkspaceError;
 use crate::workspace::read::ReadError;
 use crate::workspace::relocate::RelocateError;

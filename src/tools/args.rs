@@ -418,8 +418,11 @@ mod tests {
             notes,
             ["a text parameter was an array; it was used as its JSON text"]
         );
-        let (p, _) =
-            parse_args::<P>("T", serde_json::json!({"filePath": "a.json5", "content": 7})).unwrap();
+        let (p, _) = parse_args::<P>(
+            "T",
+            serde_json::json!({"filePath": "a.json5", "content": 7}),
+        )
+        .unwrap();
         assert_eq!(p.content.unwrap().0, "7");
         let (_, notes) =
             parse_args::<P>("T", serde_json::json!({"filePath": "a", "content": "x"})).unwrap();
@@ -435,8 +438,11 @@ mod tests {
             ("a.json.md", serde_json::json!(true), "a boolean"),
             ("Makefile", serde_json::json!(3), "a number"),
         ] {
-            let err = parse_args::<P>("T", serde_json::json!({"filePath": path, "content": content}))
-                .unwrap_err();
+            let err = parse_args::<P>(
+                "T",
+                serde_json::json!({"filePath": path, "content": content}),
+            )
+            .unwrap_err();
             assert_eq!(
                 err.message,
                 format!(
@@ -446,9 +452,15 @@ mod tests {
             );
         }
         // Several files: all must be JSON.
-        assert!(names_only_json_files(&serde_json::json!({"files": [{"file_path": "a.json"}, {"file_path": "b.json"}]})));
-        assert!(!names_only_json_files(&serde_json::json!({"files": [{"file_path": "a.json"}, {"file_path": "b.md"}]})));
-        assert!(!names_only_json_files(&serde_json::json!({"content": {"filePath": 3}})));
+        assert!(names_only_json_files(
+            &serde_json::json!({"files": [{"file_path": "a.json"}, {"file_path": "b.json"}]})
+        ));
+        assert!(!names_only_json_files(
+            &serde_json::json!({"files": [{"file_path": "a.json"}, {"file_path": "b.md"}]})
+        ));
+        assert!(!names_only_json_files(
+            &serde_json::json!({"content": {"filePath": 3}})
+        ));
         assert!(!names_only_json_files(&serde_json::json!({})));
     }
 
@@ -472,7 +484,10 @@ mod tests {
         );
         let err =
             parse_args::<Search>("S", serde_json::json!({"query": "a", "glob": long})).unwrap_err();
-        assert!(err.message.starts_with("Invalid arguments for S: glob: 131072 bytes"));
+        assert!(
+            err.message
+                .starts_with("Invalid arguments for S: glob: 131072 bytes")
+        );
         let exact = "a".repeat(MAX_PATTERN_LEN);
         assert!(parse_args::<Search>("S", serde_json::json!({"query": exact})).is_ok());
         assert!(parse_args::<Search>("S", serde_json::json!({"query": "a"})).is_ok());
@@ -481,15 +496,22 @@ mod tests {
     #[test]
     fn refusals_quote_only_part_of_a_huge_value() {
         let huge = "z".repeat(1 << 20);
-        let err = parse_args::<P>("T", serde_json::json!({"filePath": "a", "mode": huge}))
-            .unwrap_err();
+        let err =
+            parse_args::<P>("T", serde_json::json!({"filePath": "a", "mode": huge})).unwrap_err();
         assert!(err.message.len() < 600, "{} bytes", err.message.len());
-        assert!(err.message.starts_with("Invalid arguments for T: mode: unknown variant `zzz"));
-        assert!(err.message.ends_with("expected `structure` or `search`"), "{}", err.message);
+        assert!(
+            err.message
+                .starts_with("Invalid arguments for T: mode: unknown variant `zzz")
+        );
+        assert!(
+            err.message.ends_with("expected `structure` or `search`"),
+            "{}",
+            err.message
+        );
         let err = parse_args::<P>("T", serde_json::json!({"filePath": huge.clone()})).unwrap();
         assert_eq!(err.0.file_path.len(), huge.len());
-        let err = parse_args::<P>("T", serde_json::json!({"filePath": 1, huge.clone(): 1}))
-            .unwrap_err();
+        let err =
+            parse_args::<P>("T", serde_json::json!({"filePath": 1, huge.clone(): 1})).unwrap_err();
         assert!(err.message.len() < 600, "{} bytes", err.message.len());
     }
 }

@@ -19,8 +19,8 @@ use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
 
 use super::args::kind_of;
-use crate::text::excerpt::brief;
 use super::error::ToolError;
+use crate::text::excerpt::brief;
 pub use crate::text::targets::Target;
 
 /// Which tool the target is for; each accepts a different set.
@@ -181,10 +181,7 @@ pub fn parse_target(value: &Value, use_: TargetUse) -> Result<Target, ToolError>
             return Err(invalid(format!(
                 "target has {} keys ({}), but exactly one targeting method must be used",
                 keys.len(),
-                keys.iter()
-                    .map(|k| brief(k))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                keys.iter().map(|k| brief(k)).collect::<Vec<_>>().join(", ")
             )));
         }
     };

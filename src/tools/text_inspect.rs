@@ -471,7 +471,7 @@ fn search(
                 brief(query),
                 clip_middle(&e.to_string(), 600)
             ))
-                .suggest("Fix the pattern, or pass regex=false to search for the text literally")
+            .suggest("Fix the pattern, or pass regex=false to search for the text literally")
         })?;
     let text = doc.text();
     let index = doc.lines();

@@ -138,15 +138,32 @@ impl HttpServer {
         HttpServer::start_with(root, listen, &["--http-token", TOKEN])
     }
 
-    /// [`HttpServer::start`] with `args` instead of the token option.
+    /// [`HttpServer::start`] with `args` instead of the token option (and
+    /// the `text` toolset unless `args` name toolsets).
     pub fn start_with(root: &Path, listen: &str, args: &[&str]) -> HttpServer {
+        HttpServer::start_with_env(root, listen, args, &[])
+    }
+
+    /// [`HttpServer::start_with`] with these environment variables set.
+    pub fn start_with_env(
+        root: &Path,
+        listen: &str,
+        args: &[&str],
+        env: &[(&str, &str)],
+    ) -> HttpServer {
+        let toolsets: &[&str] = if args.contains(&"--toolsets") {
+            &[]
+        } else {
+            &["--toolsets", "text"]
+        };
         let mut child = Command::new(BIN)
             .arg("--http")
             .arg(listen)
             .arg(root)
-            .args(["--toolsets", "text"])
+            .args(toolsets)
             .args(args)
             .env_remove("MCP_TEXT_HTTP_TOKEN")
+            .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())

@@ -13,8 +13,8 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::MarkdownOutline;
-use crate::text::excerpt::brief;
 use super::headings::{Heading, atx_text, split_custom_id};
+use crate::text::excerpt::brief;
 
 /// Suggestions with a lower similarity than this are not offered.
 const MIN_SIMILARITY: f64 = 0.5;

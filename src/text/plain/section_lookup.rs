@@ -11,8 +11,8 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::PlainOutline;
-use crate::text::excerpt::brief;
 use super::ini_sections::IniSection;
+use crate::text::excerpt::brief;
 
 /// Suggestions with a lower similarity than this are not offered.
 const MIN_SIMILARITY: f64 = 0.5;
