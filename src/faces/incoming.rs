@@ -19,6 +19,7 @@
 //! ```
 
 use rmcp::RoleServer;
+use rmcp::model::{ClientRequest, JsonRpcMessage};
 use rmcp::service::RxJsonRpcMessage;
 use serde_json::{Value, json};
 
@@ -34,6 +35,20 @@ pub enum Checked {
 
 /// Reads one message from its bytes, or says what to answer instead.
 pub fn check(bytes: &[u8]) -> Checked {
+    // Straight from the bytes first: strings are borrowed while the SDK's
+    // enums are sorted out, so a large message is copied as few times as
+    // possible. Only a message that is refused, or a `tools/call` the SDK
+    // could not read as one, is read again to say what is wrong.
+    if let Ok(message) = serde_json::from_slice::<RxJsonRpcMessage<RoleServer>>(bytes) {
+        let unread_tool_call = matches!(
+            &message,
+            JsonRpcMessage::Request(r)
+                if matches!(&r.request, ClientRequest::CustomRequest(c) if c.method == "tools/call")
+        );
+        if !unread_tool_call {
+            return Checked::Message(Box::new(message));
+        }
+    }
     let value: Value = match serde_json::from_slice(bytes) {
         Ok(value) => value,
         Err(e) => {
@@ -50,7 +65,7 @@ pub fn check(bytes: &[u8]) -> Checked {
     }
     let shape = shape_problem(&value);
     // Consumed rather than cloned: a message can be as large as the request
-    // limit, and its strings move into the typed message as they are.
+    // limit.
     match serde_json::from_value::<RxJsonRpcMessage<RoleServer>>(value) {
         Ok(message) => Checked::Message(Box::new(message)),
         Err(e) => {
