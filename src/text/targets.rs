@@ -232,7 +232,7 @@ impl fmt::Display for TargetError {
                 }
             }
             TargetError::AnchorNotFound { id, .. } => {
-                write!(f, "anchor '{id}' was not found")
+                write!(f, "anchor '{}' was not found", super::excerpt::brief(id))
             }
             TargetError::LineOutOfRange {
                 line,

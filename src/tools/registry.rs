@@ -122,5 +122,9 @@ fn unknown_tool(name: &str, names: &[&'static str]) -> ToolError {
         ),
         None => format!("The tools are: {}", names.join(", ")),
     };
-    ToolError::new(format!("There is no tool named '{name}'")).suggest(hint)
+    ToolError::new(format!(
+        "There is no tool named '{}'",
+        crate::text::excerpt::brief(name)
+    ))
+    .suggest(hint)
 }

@@ -10,7 +10,7 @@ use super::context::ToolContext;
 use super::error::ToolError;
 use super::tool::{Effects, Tool, Toolset};
 use crate::text::document::Document;
-use crate::text::excerpt::{MAX_CONTEXT_LINE, NumberedLine, cut, numbered};
+use crate::text::excerpt::{MAX_CONTEXT_LINE, NumberedLine, brief, clip_middle, cut, numbered};
 use crate::text::format::{Format, format_of};
 use crate::text::markdown::{self, Anchor, CodeBlock, Frontmatter, HeadingNode, MarkdownOutline};
 use crate::text::plain::{self, CommentBlock, IniSection};
@@ -50,7 +50,7 @@ pub struct TextInspectParams {
     #[serde(default)]
     pub mode: Mode,
     /// search: the text (or regex) to find. lines: the ranges, e.g. "1-10,50-60".
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::args::bounded_pattern_opt")]
     pub query: Option<String>,
     /// search: treat query as a regular expression (default false: literal text).
     #[serde(default)]
@@ -463,10 +463,15 @@ fn search(
         .multi_line(true)
         .crlf(true)
         .size_limit(64 * 1024 * 1024)
+        .dfa_size_limit(64 * 1024 * 1024)
         .build()
         .map_err(|e| {
-            ToolError::new(format!("Invalid regex '{query}': {e}"))
-                .suggest("Fix the pattern, or pass regex=false to search for the text literally")
+            ToolError::new(format!(
+                "Invalid regex '{}': {}",
+                brief(query),
+                clip_middle(&e.to_string(), 600)
+            ))
+            .suggest("Fix the pattern, or pass regex=false to search for the text literally")
         })?;
     let text = doc.text();
     let index = doc.lines();
@@ -520,7 +525,7 @@ fn lines_mode(
 ) -> Result<(Vec<NumberedLine>, bool, Option<String>), ToolError> {
     let count = doc.line_count();
     let bad = |why: String| {
-        ToolError::new(format!("Invalid line ranges '{query}': {why}"))
+        ToolError::new(format!("Invalid line ranges '{}': {why}", brief(query)))
             .suggest("Write ranges like \"5\", \"1-10\" or \"1-10,50-60\" (1-based, inclusive)")
     };
     let mut lines = Vec::new();
@@ -532,10 +537,10 @@ fn lines_mode(
         };
         let a: usize = a
             .parse()
-            .map_err(|_| bad(format!("'{part}' is not a line range")))?;
+            .map_err(|_| bad(format!("'{}' is not a line range", brief(part))))?;
         let b: usize = b
             .parse()
-            .map_err(|_| bad(format!("'{part}' is not a line range")))?;
+            .map_err(|_| bad(format!("'{}' is not a line range", brief(part))))?;
         if a == 0 {
             return Err(bad("line numbers start at 1".into()));
         }

@@ -98,7 +98,11 @@ fn parse_operation(value: &Value) -> Result<Operation, ToolError> {
             "The 'replaceLines' operation was removed: use operation 'replace' with a lines target {\"start\": N, \"end\": M}",
         )
         .suggest(accepted)),
-        Some(other) => Err(ToolError::new(format!("Unknown operation '{other}'")).suggest(accepted)),
+        Some(other) => Err(ToolError::new(format!(
+            "Unknown operation '{}'",
+            crate::text::excerpt::brief(other)
+        ))
+        .suggest(accepted)),
         None => Err(ToolError::new(format!(
             "operation must be a string, got {}",
             super::args::kind_of(value)

@@ -14,6 +14,7 @@ use serde::Serialize;
 
 use super::MarkdownOutline;
 use super::headings::{Heading, atx_text, split_custom_id};
+use crate::text::excerpt::brief;
 
 /// Suggestions with a lower similarity than this are not offered.
 const MIN_SIMILARITY: f64 = 0.5;
@@ -258,7 +259,7 @@ impl fmt::Display for HeadingLookupError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             HeadingLookupError::Invalid { query, reason } => {
-                write!(f, "Cannot look up heading '{query}': {reason}.")
+                write!(f, "Cannot look up heading '{}': {reason}.", brief(query))
             }
             HeadingLookupError::NotFound { query, nearest } => {
                 write!(
