@@ -27,7 +27,7 @@ Examples:
 Toolsets: text (TextInspect, TextRead, TextPatch, TextReplace, TextSearch), files (ListDirectories,
 ListFiles, Move, RemoveFile), code (edit_code), editor (the mcp-text-editor API:
 get_text_file_contents, patch_text_file_contents, create_text_file, append_text_file_contents,
-insert_text_file_contents, delete_text_file_contents). Default: text,files,code.";
+insert_text_file_contents, delete_text_file_contents), links (CheckLinks). Default: text,files,code,links.";
 
 /// MCP server and command line for precise, safe edits of text, Markdown and source files.
 #[derive(Debug, Parser)]
@@ -53,12 +53,12 @@ pub struct ServerOptions {
     #[arg(long, value_name = "ADDR", env = "MCP_TEXT_HTTP", global = true)]
     pub http: Option<String>,
 
-    /// Comma-separated toolsets to switch on: text, files, code, editor, or all.
+    /// Comma-separated toolsets to switch on: text, files, code, editor, links, or all.
     #[arg(
         long,
         value_name = "LIST",
         env = "MCP_TEXT_TOOLSETS",
-        default_value = "text,files,code",
+        default_value = "text,files,code,links",
         global = true
     )]
     pub toolsets: String,
@@ -106,6 +106,15 @@ pub struct ServerOptions {
     /// Folder for the per-file lock files that serialize edits between servers [default: a folder for this user under the system temp folder]. Servers sharing a folder of notes must share this too; set it when they run with different temp folders (containers, sandboxes).
     #[arg(long, value_name = "DIR", env = "MCP_TEXT_LOCK_DIR", global = true)]
     pub lock_dir: Option<PathBuf>,
+
+    /// Folder of template files for TextPatch and create_text_file's `template`: relative to each root, or an absolute folder inside one [default: templates].
+    #[arg(
+        long,
+        value_name = "DIR",
+        env = "MCP_TEXT_TEMPLATES_DIR",
+        global = true
+    )]
+    pub templates_dir: Option<PathBuf>,
 }
 
 fn extensions_help() -> String {
@@ -179,13 +188,15 @@ pub fn parse_toolsets(spec: &str) -> Result<Vec<Toolset>, String> {
             Some(_) => {}
             None => {
                 return Err(format!(
-                    "unknown toolset '{name}': choose from text, files, code, editor, or all"
+                    "unknown toolset '{name}': choose from text, files, code, editor, links, or all"
                 ));
             }
         }
     }
     if sets.is_empty() {
-        return Err("--toolsets is empty: choose from text, files, code, editor, or all".into());
+        return Err(
+            "--toolsets is empty: choose from text, files, code, editor, links, or all".into(),
+        );
     }
     Ok(sets)
 }
@@ -228,6 +239,7 @@ impl ServerOptions {
             allow_validate_command: self.allow_validate_command,
             format_after_edit: self.format,
             enabled_tools: registry.names(),
+            templates_dir: self.templates_dir.clone(),
         };
         Ok(Setup {
             registry: Arc::new(registry),

@@ -35,6 +35,13 @@ pub fn guidance(tools: &[&str]) -> String {
     if on("TextSearch") {
         reading.push("- TextSearch finds text or a regex across many files.");
     }
+    if on("CheckLinks") {
+        reading.push(if on("TextInspect") {
+            "- CheckLinks finds broken links in Markdown files (missing files, notes, headings and anchors, with the nearest match); TextInspect lists one file's links with their status."
+        } else {
+            "- CheckLinks finds broken links in Markdown files (missing files, notes, headings and anchors, with the nearest match)."
+        });
+    }
     if on("ListDirectories") || on("ListFiles") {
         reading.push("- ListDirectories and ListFiles show what exists.");
     }
@@ -206,6 +213,7 @@ fn is_read_only(tool: &str) -> bool {
             | "ListDirectories"
             | "ListFiles"
             | "get_text_file_contents"
+            | "CheckLinks"
     )
 }
 
