@@ -193,7 +193,9 @@ fn check_links_refusals_change_nothing() {
         err["message"],
         "filePath and directoryPath were both given, but a check covers either one file or one folder"
     );
-    let err = v.err("CheckLinks", json!({"filePath": "img/bed plan.png"}));
+    v.write("notes.txt", "[a](b.md)\n");
+    let before = v.snapshot();
+    let err = v.err("CheckLinks", json!({"filePath": "notes.txt"}));
     assert!(
         err["message"]
             .as_str()
@@ -263,4 +265,122 @@ fn many_links_are_listed_up_to_the_cap() {
     let check = v.ok("CheckLinks", json!({"filePath": "many.md"}));
     assert_eq!(check["linksChecked"], 1500);
     assert_eq!(check["brokenCount"], 0);
+}
+
+/// Copies the folder `from` into `to`.
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// Every file under `dir`, relative to it, `/`-separated.
+fn relative_files(dir: &std::path::Path, base: &std::path::Path, out: &mut Vec<String>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            relative_files(&path, base, out);
+        } else {
+            let rel = path.strip_prefix(base).unwrap();
+            out.push(rel.to_string_lossy().replace('\\', "/"));
+        }
+    }
+}
+
+/// The example vault's acceptance scenario, done with the text core's
+/// rewrite functions (the link-keeping Move is built on them): moving
+/// `projects/garden.md` to `archive/garden.md` leaves no broken link.
+#[test]
+fn the_example_vault_keeps_its_links_when_the_garden_note_moves() {
+    use mcp_server_text::text::document::Document;
+    use mcp_server_text::text::lines::LineIndex;
+    use mcp_server_text::text::markdown::{PathMove, VaultIndex, moved_path, rewrite_links};
+
+    let example = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("example-vault");
+    let v = Vault::new();
+    copy_dir(&example, &v.root);
+    assert_eq!(v.ok("CheckLinks", json!({}))["brokenCount"], 0);
+
+    let mut files = Vec::new();
+    relative_files(&v.root, &v.root, &mut files);
+    let moves = [PathMove::new("projects/garden.md", "archive/garden.md")];
+    let before = VaultIndex::new(files.clone());
+    let after = VaultIndex::new(
+        files
+            .iter()
+            .map(|f| moved_path(&moves, f).unwrap_or_else(|| f.clone())),
+    );
+    let mut changed = Vec::new();
+    for file in files.iter().filter(|f| f.ends_with(".md")) {
+        let doc = Document::decode(v.read(file), None).unwrap();
+        let doc_after = moved_path(&moves, file).unwrap_or_else(|| file.clone());
+        let index = LineIndex::new(doc.text());
+        let rewrites = rewrite_links(
+            doc.text(),
+            &index,
+            file,
+            &doc_after,
+            &moves,
+            &before,
+            &after,
+        );
+        if rewrites.is_empty() {
+            continue;
+        }
+        changed.push(file.clone());
+        let splices: Vec<_> = rewrites.into_iter().map(|r| r.splice).collect();
+        v.write(file, doc.apply(&splices).unwrap().to_bytes());
+    }
+    std::fs::create_dir_all(v.root.join("archive")).unwrap();
+    std::fs::rename(
+        v.root.join("projects/garden.md"),
+        v.root.join("archive/garden.md"),
+    )
+    .unwrap();
+    changed.sort();
+    assert_eq!(
+        changed,
+        ["README.md", "notes/2026-05-01.md", "notes/ideas.md"]
+    );
+    assert!(
+        v.read_string("README.md")
+            .contains("[`projects/garden.md`](archive/garden.md)")
+    );
+    let check = v.ok("CheckLinks", json!({}));
+    assert_eq!(check["brokenCount"], 0, "{check:#}");
+    assert_eq!(
+        v.read_string("notes/ideas.md"),
+        "# Ideas\n\n\
+         - A fourth bed for herbs, next to the [three in the plan](../archive/garden.md#plan).\n\
+         - Rain barrel for the [garden][garden].\n\
+         - Compost bin: ask in the [[2026-05-01|daily log]] how much space is left.\n\n\
+         [garden]: ../archive/garden.md \"Garden project\"\n"
+    );
+    let daily = v.read_string("notes/2026-05-01.md");
+    assert!(daily.contains("[planting table](../archive/garden.md#beds)"));
+    assert!(daily.contains("[[garden#Watering|watering]]"));
+    assert!(daily.contains("Open tasks are in [[garden#Tasks]]; the whole project is [[garden]]."));
+}
+
+/// Without the rewrite the same move breaks links: the check above can fail.
+#[test]
+fn moving_the_garden_note_without_rewriting_breaks_links() {
+    let example = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("example-vault");
+    let v = Vault::new();
+    copy_dir(&example, &v.root);
+    std::fs::create_dir_all(v.root.join("archive")).unwrap();
+    std::fs::rename(
+        v.root.join("projects/garden.md"),
+        v.root.join("archive/garden.md"),
+    )
+    .unwrap();
+    let check = v.ok("CheckLinks", json!({}));
+    assert_eq!(check["brokenCount"], 4, "{check:#}");
 }
