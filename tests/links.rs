@@ -184,7 +184,6 @@ fn check_links_in_a_folder_a_glob_and_one_file() {
 #[test]
 fn check_links_refusals_change_nothing() {
     let v = vault();
-    let before = v.snapshot();
     let err = v.err(
         "CheckLinks",
         json!({"filePath": "README.md", "directoryPath": "notes"}),

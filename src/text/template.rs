@@ -283,12 +283,12 @@ pub fn format_moment(moment: &Moment, format: &str) -> String {
     let mut out = String::with_capacity(format.len() + 8);
     let mut rest = format;
     'outer: while let Some(c) = rest.chars().next() {
-        if c == '[' {
-            if let Some(close) = rest.find(']') {
-                out.push_str(&rest[1..close]);
-                rest = &rest[close + 1..];
-                continue;
-            }
+        if c == '['
+            && let Some(close) = rest.find(']')
+        {
+            out.push_str(&rest[1..close]);
+            rest = &rest[close + 1..];
+            continue;
         }
         if c == 'X' || c == 'x' {
             let unix = unix_seconds(moment);
@@ -327,7 +327,7 @@ fn token_value(m: &Moment, token: &str) -> String {
         "YYYY" => format!("{:04}", m.year),
         "YY" => format!("{:02}", m.year.rem_euclid(100)),
         "GGGG" => format!("{iso_year:04}"),
-        "Q" => ((m.month + 2) / 3).to_string(),
+        "Q" => m.month.div_ceil(3).to_string(),
         "M" => m.month.to_string(),
         "MM" => format!("{:02}", m.month),
         "Mo" => ordinal(m.month),

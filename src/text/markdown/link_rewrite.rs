@@ -516,7 +516,7 @@ See [garden](../archive/garden.md#tasks), [again](<../archive/garden.md>),
     /// style, or text that looks like a link but is not one.
     fn piece(style: u8, link_to: &str, from: &str, files: &VaultIndex) -> String {
         let rel = relative_path(from, link_to);
-        let encoded = encode_path(&rel, style % 3 == 0);
+        let encoded = encode_path(&rel, style.is_multiple_of(3));
         match style % 10 {
             0 => format!("[t]({encoded})"),
             1 => format!("![i](<{rel}>)"),
