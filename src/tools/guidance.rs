@@ -74,6 +74,7 @@ pub fn guidance(tools: &[&str]) -> String {
     if on("TextPatch") {
         editing.push("**For structural changes (add new sections, delete blocks, insert under headings):**\n→ Use TextPatch with heading-based targeting.".into());
         editing.push("**For appending content to an existing section:**\n→ Use TextPatch with the appendToSection target (inserts at the end of the section, after its subsections).".into());
+        editing.push("**For content from a template (daily notes, log entries):**\n→ Use TextPatch insert with template (a file in the root's templates/ folder, or the template text) and variables; {{date}}, {{time}} and {{title}} are filled in.".into());
     }
     if on("edit_code") {
         editing.push("**For changes to source code:**\n→ Use edit_code with search_context copied from the file. It tolerates small differences in whitespace and indentation, refuses ambiguous matches, and refuses edits that break the file's syntax.".into());

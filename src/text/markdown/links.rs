@@ -714,3 +714,35 @@ mod tests {
         assert!(links("").is_empty());
     }
 }
+
+#[cfg(test)]
+mod properties {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    proptest! {
+        /// On any text made of Markdown's link characters, parsing never
+        /// panics and every located target lies on character boundaries
+        /// and reads, once unescaped, as the target.
+        #[test]
+        fn located_targets_read_as_the_target(
+            text in "([\\[\\]()<>!#|\\\\`*_ :/a-zé.\n-]|\\[\\[|\\]\\]|\r\n|&amp;){0,80}"
+        ) {
+            let links = parse_links(&text, &LineIndex::new(&text));
+            for link in links {
+                prop_assert!(text.is_char_boundary(link.start));
+                if let Some(range) = link.target_range {
+                    prop_assert!(range.start <= range.end && range.end <= text.len());
+                    prop_assert!(text.is_char_boundary(range.start) && text.is_char_boundary(range.end));
+                    let written = &text[range];
+                    if link.kind.is_wiki() {
+                        prop_assert_eq!(written, link.target.as_str());
+                    } else {
+                        prop_assert!(written_means(written, &link.target), "{:?} vs {:?}", written, link.target);
+                    }
+                }
+            }
+        }
+    }
+}
