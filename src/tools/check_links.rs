@@ -251,6 +251,8 @@ Examples:\n\
                 if link.kind == LinkKind::Reference && !link.is_undefined_reference() {
                     continue;
                 }
+                // Suggestions are only worked out for links the reply lists.
+                root.suggest = out.broken.len() < params.max_results;
                 let info = describe_link(link, &from, &own, root);
                 if !info.internal {
                     out.external_links += 1;

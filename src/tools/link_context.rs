@@ -29,6 +29,9 @@ pub struct RootLinks<'a> {
     notes: Option<VaultIndex>,
     /// Whether the notes index stopped at [`MAX_INDEXED_FILES`].
     pub index_truncated: bool,
+    /// Whether broken links get suggestions (off once a reply has listed
+    /// all the broken links it will show).
+    pub suggest: bool,
     entries: HashMap<String, Option<EntryKind>>,
     documents: HashMap<String, Option<LinkedDocument>>,
 }
@@ -42,6 +45,7 @@ impl<'a> RootLinks<'a> {
             cancel,
             notes: None,
             index_truncated: false,
+            suggest: true,
             entries: HashMap::new(),
             documents: HashMap::new(),
         }
@@ -129,5 +133,9 @@ impl LinkContext for RootLinks<'_> {
             self.documents.insert(path.to_string(), parsed);
         }
         self.documents.get(path).and_then(Option::as_ref)
+    }
+
+    fn suggestions(&self) -> bool {
+        self.suggest
     }
 }

@@ -8,7 +8,7 @@
 use super::fragments::{BlockId, FragmentLookup, block_ids, find_fragment, find_wiki_fragment};
 use super::link_target::{LinkTarget, WikiFragment, classify};
 use super::links::Link;
-use super::vault::{NoteLookup, VaultIndex, file_name, join_path, relative_path, strip_md};
+use super::vault::{NoteLookup, VaultIndex, join_path, relative_path, strip_md};
 use super::{MarkdownOutline, parse};
 
 /// What is at a path.
@@ -48,6 +48,12 @@ pub trait LinkContext {
     fn notes(&mut self) -> &VaultIndex;
     /// The Markdown document at `path`, if it is one and can be read.
     fn document(&mut self, path: &str) -> Option<&LinkedDocument>;
+    /// Whether a broken link should come with a suggestion (finding one
+    /// compares the target with every file; a caller that will not show it
+    /// can skip the work).
+    fn suggestions(&self) -> bool {
+        true
+    }
 }
 
 /// The verdict on one link.
@@ -147,8 +153,12 @@ fn check_path(
                 with_md
             } else {
                 let shown = if joined.is_empty() { "." } else { &joined };
-                let suggestion = nearest_file(ctx.notes(), &joined)
-                    .map(|p| format!("Did you mean '{}'?", relative_path(from, &p)));
+                let suggestion = if ctx.suggestions() {
+                    nearest_file(ctx.notes(), &joined)
+                        .map(|p| format!("Did you mean '{}'?", relative_path(from, &p)))
+                } else {
+                    None
+                };
                 return LinkStatus::broken(format!("no file {shown}"), suggestion);
             }
         }
@@ -204,12 +214,14 @@ fn check_note(
     let found = match ctx.notes().find_note(name, from) {
         NoteLookup::Found(path) => path,
         NoteLookup::Missing => {
-            let suggestion = nearest_note(ctx.notes(), name).map(|p| {
-                format!(
-                    "Did you mean [[{}]]?",
-                    ctx.notes().note_link(&p, from, false)
-                )
-            });
+            let suggestion = if ctx.suggestions() {
+                let notes = ctx.notes();
+                notes
+                    .nearest_by_name(name, 0.6)
+                    .map(|p| format!("Did you mean [[{}]]?", notes.note_link(p, from, false)))
+            } else {
+                None
+            };
             return LinkStatus::broken(format!("no note named '{name}'"), suggestion);
         }
         NoteLookup::Ambiguous(paths) => {
@@ -277,54 +289,13 @@ fn describe(fragment: &WikiFragment) -> String {
     }
 }
 
-/// A file with the same name elsewhere, else the one whose path is most
-/// like `wanted`.
+/// A file with the same name elsewhere, else the one whose name is most
+/// like `wanted`'s.
 fn nearest_file(notes: &VaultIndex, wanted: &str) -> Option<String> {
-    let name = file_name(wanted).to_lowercase();
-    if let Some(same) = notes
-        .files()
-        .iter()
-        .find(|f| file_name(f).to_lowercase() == name)
-    {
-        return Some(same.clone());
-    }
-    most_similar(notes.files().iter().map(String::as_str), wanted, 0.75)
-}
-
-/// The note whose name is most like `name`.
-fn nearest_note(notes: &VaultIndex, name: &str) -> Option<String> {
-    let wanted = file_name(name).to_lowercase();
-    let wanted = strip_md(&wanted).unwrap_or(&wanted).to_string();
-    let mut best: Option<(f64, &String)> = None;
-    for file in notes.files() {
-        let base = file_name(file).to_lowercase();
-        let base = strip_md(&base).unwrap_or(&base);
-        let score =
-            rapidfuzz::distance::levenshtein::normalized_similarity(base.chars(), wanted.chars());
-        if score >= 0.6 && best.is_none_or(|(s, _)| score > s) {
-            best = Some((score, file));
-        }
-    }
-    best.map(|(_, f)| f.clone())
-}
-
-fn most_similar<'a>(
-    candidates: impl Iterator<Item = &'a str>,
-    wanted: &str,
-    min: f64,
-) -> Option<String> {
-    let wanted = wanted.to_lowercase();
-    let mut best: Option<(f64, &str)> = None;
-    for candidate in candidates {
-        let score = rapidfuzz::distance::levenshtein::normalized_similarity(
-            candidate.to_lowercase().chars(),
-            wanted.chars(),
-        );
-        if score >= min && best.is_none_or(|(s, _)| score > s) {
-            best = Some((score, candidate));
-        }
-    }
-    best.map(|(_, c)| c.to_string())
+    notes
+        .same_name(wanted)
+        .or_else(|| notes.nearest_by_name(wanted, 0.75))
+        .map(str::to_string)
 }
 
 #[cfg(test)]

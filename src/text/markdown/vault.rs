@@ -22,6 +22,8 @@
 
 use std::collections::HashMap;
 
+use rapidfuzz::distance::levenshtein;
+
 /// The files of one root, for resolving wikilinks.
 #[derive(Debug, Clone, Default)]
 pub struct VaultIndex {
@@ -33,6 +35,9 @@ pub struct VaultIndex {
     /// From a lowercased path to the files that have it (more than one only
     /// on a case-sensitive file system with names that differ in case).
     by_path: HashMap<String, Vec<usize>>,
+    /// Each file's lowercased name without `.md`, with its length in
+    /// characters, for suggestions.
+    stems: Vec<(String, usize)>,
 }
 
 /// What a wikilink's name finds.
@@ -54,12 +59,15 @@ impl VaultIndex {
         files.dedup();
         let mut by_name: HashMap<String, Vec<usize>> = HashMap::with_capacity(files.len() * 2);
         let mut by_path: HashMap<String, Vec<usize>> = HashMap::with_capacity(files.len());
+        let mut stems = Vec::with_capacity(files.len());
         for (i, path) in files.iter().enumerate() {
             let lower = path.to_lowercase();
             let name = file_name(&lower).to_string();
-            if let Some(stem) = strip_md(&name) {
-                by_name.entry(stem.to_string()).or_default().push(i);
+            let stem = strip_md(&name).unwrap_or(&name).to_string();
+            if stem.len() < name.len() {
+                by_name.entry(stem.clone()).or_default().push(i);
             }
+            stems.push((stem.clone(), stem.chars().count()));
             by_name.entry(name).or_default().push(i);
             by_path.entry(lower).or_default().push(i);
         }
@@ -67,7 +75,44 @@ impl VaultIndex {
             files,
             by_name,
             by_path,
+            stems,
         }
+    }
+
+    /// A file whose name is the name at the end of `path`, ignoring case.
+    pub fn same_name(&self, path: &str) -> Option<&str> {
+        let name = file_name(path).to_lowercase();
+        self.by_name
+            .get(&name)?
+            .iter()
+            .map(|&i| self.files[i].as_str())
+            .find(|f| file_name(f).to_lowercase() == name)
+    }
+
+    /// The file whose name (without `.md`, ignoring case) is most like the
+    /// name at the end of `path`, if one is at least `min` similar (0 to 1).
+    pub fn nearest_by_name(&self, path: &str, min: f64) -> Option<&str> {
+        let wanted = file_name(path).to_lowercase();
+        let wanted = strip_md(&wanted).unwrap_or(&wanted);
+        let wanted_len = wanted.chars().count();
+        let comparator = levenshtein::BatchComparator::new(wanted.chars());
+        let mut best: Option<(f64, usize)> = None;
+        for (i, (stem, len)) in self.stems.iter().enumerate() {
+            // The similarity cannot beat 1 - (length difference / longer length).
+            let longer = (*len).max(wanted_len).max(1) as f64;
+            let bound = 1.0 - len.abs_diff(wanted_len) as f64 / longer;
+            let floor = best.map_or(min, |(score, _)| score.max(min));
+            if bound < floor || (best.is_some() && bound <= floor) {
+                continue;
+            }
+            let args = levenshtein::Args::default().score_cutoff(floor);
+            if let Some(score) = comparator.normalized_similarity_with_args(stem.chars(), &args)
+                && best.is_none_or(|(b, _)| score > b)
+            {
+                best = Some((score, i));
+            }
+        }
+        best.map(|(_, i)| self.files[i].as_str())
     }
 
     /// The files, sorted.
@@ -361,6 +406,19 @@ mod tests {
             v.note_link("archive/2025/notes.md", "README.md", false),
             "2025/notes"
         );
+    }
+
+    #[test]
+    fn nearest_names() {
+        let v = vault();
+        assert_eq!(v.nearest_by_name("Plna", 0.5), Some("projects/Plan.md"));
+        assert_eq!(
+            v.nearest_by_name("x/gardn.md", 0.6),
+            Some("archive/garden.md")
+        );
+        assert_eq!(v.nearest_by_name("zzzzzz", 0.6), None);
+        assert_eq!(v.same_name("other/PHOTO.png"), Some("img/photo.png"));
+        assert_eq!(v.same_name("garden"), None);
     }
 
     #[test]
