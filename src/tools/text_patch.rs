@@ -254,19 +254,10 @@ Examples:\n\
                     _ => c.to_string(),
                 });
                 let content = content.as_deref().unwrap_or("");
-                if let EditSite::Nothing(at) = resolved.site {
-                    let plan = nothing_plan(doc, at);
-                    return Ok((doc.clone(), (plan, resolved.note, None)));
-                }
-                let warning = match resolved.site {
-                    EditSite::Lines { first, last } if operation == Operation::Delete => {
-                        let undo = ctx.settings.enabled_tools.contains(&"UndoEdit");
-                        large_delete_warning(outline.as_ref(), first, last, params.dry_run, undo)
-                    }
-                    _ => None,
-                };
                 let edit = match (resolved.site, operation) {
-                    (EditSite::Nothing(_), _) => unreachable!("handled above"),
+                    (EditSite::Nothing(at), _) => {
+                        return Ok((doc.clone(), (nothing_plan(doc, at), resolved.note, None)));
+                    }
                     (EditSite::InsertBefore(before), _) => LineEdit::Insert { before, content },
                     (EditSite::Lines { first, last }, Operation::Delete) => {
                         LineEdit::Delete { first, last }
@@ -276,6 +267,13 @@ Examples:\n\
                         last,
                         content,
                     },
+                };
+                let warning = match edit {
+                    LineEdit::Delete { first, last } => {
+                        let undo = ctx.settings.enabled_tools.contains(&"UndoEdit");
+                        large_delete_warning(outline.as_ref(), first, last, params.dry_run, undo)
+                    }
+                    _ => None,
                 };
                 let near = match resolved.site {
                     EditSite::Lines { first, .. } => first,
