@@ -32,11 +32,8 @@ fn main() {
     };
     let dir = tempfile::tempdir().expect("temp dir");
     let root = std::fs::canonicalize(dir.path()).unwrap();
-    let options = WorkspaceOptions {
-        lock_dir: Some(root.join(".locks")),
-        ..WorkspaceOptions::default()
-    };
-    let workspace = Arc::new(Workspace::new(vec![root.clone()], options).unwrap());
+    let workspace =
+        Arc::new(Workspace::new(vec![root.clone()], WorkspaceOptions::default()).unwrap());
     let registry = Registry::new(&Toolset::ALL, false);
     let ctx = ToolContext::new(workspace, Arc::new(Settings::default()));
 

@@ -103,10 +103,6 @@ pub struct ServerOptions {
     )]
     pub allowed_hosts: Vec<String>,
 
-    /// Folder for the per-file lock files that serialize edits between servers [default: a folder for this user under the system temp folder]. Servers sharing a folder of notes must share this too; set it when they run with different temp folders (containers, sandboxes).
-    #[arg(long, value_name = "DIR", env = "MCP_TEXT_LOCK_DIR", global = true)]
-    pub lock_dir: Option<PathBuf>,
-
     /// Folder of template files for TextPatch and create_text_file's `template`: relative to each root, or an absolute folder inside one [default: templates].
     #[arg(
         long,
@@ -223,7 +219,6 @@ impl ServerOptions {
         let options = WorkspaceOptions {
             extensions,
             max_file_size: self.max_file_size,
-            lock_dir: self.lock_dir.clone(),
             ..WorkspaceOptions::default()
         };
         let roots = if roots.is_empty() {

@@ -3,8 +3,8 @@
 //! links point into, each looked up once per call and kept.
 //!
 //! Paths are relative to one root; a link never reaches into another root.
-//! Existence is checked on the file system through the roots' confinement
-//! (so a hidden or ignored file a link names does exist), while the notes a
+//! Existence is checked on the file system beneath the root's handle (so a
+//! hidden or ignored file a link names does exist), while the notes a
 //! wikilink can name are those a search would see (hidden, ignored and
 //! trashed files left out, as note apps leave them out).
 
@@ -15,6 +15,7 @@ use std::sync::atomic::AtomicBool;
 use crate::text::format::{Format, format_of};
 use crate::text::markdown::{EntryKind, LinkContext, LinkedDocument, VaultIndex};
 use crate::workspace::Workspace;
+use crate::workspace::beneath::or_dot;
 use crate::workspace::roots::ResolvedPath;
 use crate::workspace::search::files::walk_files;
 
@@ -85,21 +86,19 @@ impl LinkContext for RootLinks<'_> {
         if let Some(kind) = self.entries.get(path) {
             return *kind;
         }
-        let absolute = self.absolute(path);
-        let kind = absolute.to_str().and_then(|given| {
-            let resolved = self.workspace.roots().resolve_existing(given).ok()?;
-            // A link may not leave its root, even through a symbolic link
-            // into another root.
-            if resolved.root != self.root {
-                return None;
-            }
-            let meta = std::fs::metadata(&resolved.real).ok()?;
-            Some(if meta.is_dir() {
-                EntryKind::Folder
-            } else {
-                EntryKind::File
-            })
-        });
+        // Through the root's handle: a symbolic link that leads out of the
+        // root (even into another root) reaches nothing.
+        let roots = self.workspace.roots();
+        let kind = roots
+            .dir(&self.root)
+            .and_then(|dir| dir.metadata(or_dot(Path::new(path))).ok())
+            .map(|meta| {
+                if meta.is_dir() {
+                    EntryKind::Folder
+                } else {
+                    EntryKind::File
+                }
+            });
         self.entries.insert(path.to_string(), kind);
         kind
     }

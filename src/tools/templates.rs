@@ -164,18 +164,12 @@ fn available_templates(ctx: &ToolContext, dir: &Path) -> Vec<String> {
     let Ok(resolved) = ctx.workspace.resolve_dir(given) else {
         return Vec::new();
     };
-    list_files(
-        &ctx.workspace.roots(),
-        &resolved.real,
-        true,
-        0,
-        LISTED_TEMPLATES,
-    )
-    .files
-    .iter()
-    .filter_map(|f| f.path.strip_prefix(&resolved.real).ok())
-    .map(|p| p.display().to_string())
-    .collect()
+    list_files(&ctx.workspace.roots(), &resolved, true, 0, LISTED_TEMPLATES)
+        .files
+        .iter()
+        .filter_map(|f| f.path.strip_prefix(&resolved.real).ok())
+        .map(|p| p.display().to_string())
+        .collect()
 }
 
 /// The known placeholders, for descriptions and refusals.

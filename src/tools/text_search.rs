@@ -208,7 +208,9 @@ Examples:\n\
                 format!("{done} files searched for '{}'", cut(&params.query, 60)),
             )
         };
+        let roots = workspace.roots();
         let summary = search(&SearchRequest {
+            roots: &roots,
             scope,
             pattern: &pattern,
             file_pattern: file_pattern.as_ref(),
@@ -348,7 +350,7 @@ fn scope(ctx: &ToolContext, params: &TextSearchParams) -> Result<SearchScope, To
     match &params.directory_path {
         Some(dir) => {
             let path = roots.resolve_existing(dir).map_err(WorkspaceError::from)?;
-            if !path.real.is_dir() {
+            if !workspace.is_dir(&path)? {
                 return Err(ToolError::new(format!(
                     "directoryPath '{dir}' is a file, not a folder"
                 ))

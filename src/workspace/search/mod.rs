@@ -19,6 +19,7 @@
 //! let roots = Roots::new(vec![dir.path().to_path_buf()]).unwrap();
 //! let pattern = Pattern::new("todo", false, false).unwrap();
 //! let summary = search(&SearchRequest {
+//!     roots: &roots,
 //!     scope: SearchScope::Folders(vec![roots.resolve_existing(".").unwrap()]),
 //!     pattern: &pattern,
 //!     file_pattern: None,
