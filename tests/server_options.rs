@@ -163,7 +163,8 @@ fn read_only_offers_only_tools_that_change_nothing() {
             "TextSearch",
             "ListDirectories",
             "ListFiles",
-            "get_text_file_contents"
+            "get_text_file_contents",
+            "CheckLinks"
         ]
     );
     assert!(
@@ -187,11 +188,13 @@ fn toolsets_pick_the_tools() {
             "ListFiles",
             "Move",
             "RemoveFile",
-            "edit_code"
+            "edit_code",
+            "CheckLinks"
         ]
     );
     assert_eq!(names(&tools_json(&["--toolsets", "code"])), ["edit_code"]);
-    assert_eq!(names(&tools_json(&["--toolsets", "all"])).len(), 16);
+    assert_eq!(names(&tools_json(&["--toolsets", "links"])), ["CheckLinks"]);
+    assert_eq!(names(&tools_json(&["--toolsets", "all"])).len(), 17);
     let bad = std::process::Command::new(BIN)
         .args(["tools", "--toolsets", "text,nope"])
         .output()

@@ -31,7 +31,7 @@ Examples:
 Toolsets: text (TextInspect, TextRead, TextPatch, TextReplace, TextSearch), files (ListDirectories,
 ListFiles, Move, RemoveFile), code (edit_code), editor (the mcp-text-editor API:
 get_text_file_contents, patch_text_file_contents, create_text_file, append_text_file_contents,
-insert_text_file_contents, delete_text_file_contents). Default: text,files,code.
+insert_text_file_contents, delete_text_file_contents), links (CheckLinks). Default: text,files,code,links.
 
 Security: the ROOT folders are the outer bound. MCP roots a client announces are used only where
 they lie inside them; others are ignored (with a warning, and a note to the agent). Only over
@@ -65,12 +65,12 @@ pub struct ServerOptions {
     #[arg(long, value_name = "ADDR", env = "MCP_TEXT_HTTP", global = true)]
     pub http: Option<String>,
 
-    /// Comma-separated toolsets to switch on: text, files, code, editor, or all.
+    /// Comma-separated toolsets to switch on: text, files, code, editor, links, or all.
     #[arg(
         long,
         value_name = "LIST",
         env = "MCP_TEXT_TOOLSETS",
-        default_value = "text,files,code",
+        default_value = "text,files,code,links",
         global = true
     )]
     pub toolsets: String,
@@ -136,6 +136,15 @@ pub struct ServerOptions {
     /// Largest request a client may send at once (a stdio line or an HTTP body), e.g. 64MB; larger ones are refused unread.
     #[arg(long, value_name = "SIZE", env = "MCP_TEXT_MAX_REQUEST_SIZE", default_value = "64MB", value_parser = parse_size, global = true)]
     pub max_request_size: u64,
+
+    /// Folder of template files for TextPatch and create_text_file's `template`: relative to each root, or an absolute folder inside one [default: templates].
+    #[arg(
+        long,
+        value_name = "DIR",
+        env = "MCP_TEXT_TEMPLATES_DIR",
+        global = true
+    )]
+    pub templates_dir: Option<PathBuf>,
 }
 
 fn extensions_help() -> String {
@@ -209,13 +218,15 @@ pub fn parse_toolsets(spec: &str) -> Result<Vec<Toolset>, String> {
             Some(_) => {}
             None => {
                 return Err(format!(
-                    "unknown toolset '{name}': choose from text, files, code, editor, or all"
+                    "unknown toolset '{name}': choose from text, files, code, editor, links, or all"
                 ));
             }
         }
     }
     if sets.is_empty() {
-        return Err("--toolsets is empty: choose from text, files, code, editor, or all".into());
+        return Err(
+            "--toolsets is empty: choose from text, files, code, editor, links, or all".into(),
+        );
     }
     Ok(sets)
 }
@@ -257,6 +268,7 @@ impl ServerOptions {
             allow_validate_command: self.allow_validate_command,
             format_after_edit: self.format,
             enabled_tools: registry.names(),
+            templates_dir: self.templates_dir.clone(),
         };
         Ok(Setup {
             registry: Arc::new(registry),

@@ -15,6 +15,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use serde_json::Value;
 
+use super::check_links::CheckLinks;
 use super::context::ToolContext;
 use super::edit_code::EditCode;
 use super::editor::append_text_file_contents::AppendTextFileContents;
@@ -54,6 +55,7 @@ pub fn all_tools() -> Vec<ToolEntry> {
         ToolEntry::of::<AppendTextFileContents>(),
         ToolEntry::of::<InsertTextFileContents>(),
         ToolEntry::of::<DeleteTextFileContents>(),
+        ToolEntry::of::<CheckLinks>(),
     ]
 }
 
