@@ -5,6 +5,7 @@ use serde_json::json;
 
 use super::error::ToolError;
 use crate::text::encoding::DecodeError;
+use crate::text::excerpt::brief;
 use crate::workspace::WorkspaceError;
 use crate::workspace::file_lock::LockError;
 use crate::workspace::read::ReadError;
@@ -13,7 +14,24 @@ use crate::workspace::roots::PathError;
 
 impl From<WorkspaceError> for ToolError {
     fn from(error: WorkspaceError) -> ToolError {
-        let message = error.to_string();
+        // The hashes are the caller's text, which can be of any length.
+        let message = match &error {
+            WorkspaceError::MalformedHash { given } => WorkspaceError::MalformedHash {
+                given: brief(given),
+            }
+            .to_string(),
+            WorkspaceError::StaleHash {
+                path,
+                expected,
+                actual,
+            } => WorkspaceError::StaleHash {
+                path: path.clone(),
+                expected: brief(expected),
+                actual: actual.clone(),
+            }
+            .to_string(),
+            _ => error.to_string(),
+        };
         let base = ToolError::new(capitalize(&message));
         match error {
             WorkspaceError::Path(path) => advise_path(base, &path),

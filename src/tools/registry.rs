@@ -16,6 +16,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use serde_json::Value;
 
 use super::batch::Batch;
+use super::check_links::CheckLinks;
 use super::context::ToolContext;
 use super::edit_code::EditCode;
 use super::edit_history::EditHistory;
@@ -60,6 +61,7 @@ pub fn all_tools() -> Vec<ToolEntry> {
         ToolEntry::of::<EditHistory>(),
         ToolEntry::of::<UndoEdit>(),
         ToolEntry::of::<Batch>(),
+        ToolEntry::of::<CheckLinks>(),
     ]
 }
 
@@ -133,5 +135,9 @@ fn unknown_tool(name: &str, names: &[&'static str]) -> ToolError {
         ),
         None => format!("The tools are: {}", names.join(", ")),
     };
-    ToolError::new(format!("There is no tool named '{name}'")).suggest(hint)
+    ToolError::new(format!(
+        "There is no tool named '{}'",
+        crate::text::excerpt::brief(name)
+    ))
+    .suggest(hint)
 }

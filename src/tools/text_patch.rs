@@ -1,6 +1,8 @@
 //! TextPatch: structural edits by heading, line range or code block —
 //! replace, insert or delete whole lines.
 
+use std::collections::BTreeMap;
+
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -11,6 +13,7 @@ use super::edit_report::{Preview, WriteSummary, context, join_notes, line_count_
 use super::error::ToolError;
 use super::planned_edit::{FileArgs, PlannedEdit, run_planned};
 use super::target::{PatchTarget, TargetUse, parse_target};
+use super::templates::fill_template;
 use super::text_read::target_error;
 use super::tool::{Effects, Tool, Toolset};
 use crate::text::document::Document;
@@ -18,9 +21,13 @@ use crate::text::edit::{EditError, EditPlan, LineEdit, LineSpan, plan};
 use crate::text::excerpt::ContextLines;
 use crate::text::format::{Format, format_of};
 use crate::text::indent::{common_indent, rebase};
-use crate::text::markdown;
+use crate::text::markdown::{self, MarkdownOutline};
 use crate::text::targets::{EditSite, IndentRule, Operation, Target, resolve_edit};
+use crate::workspace::commit::History;
 use crate::workspace::{Edited, OpenFile};
+
+/// Deleting more lines than this gets a warning in the reply (seed 002).
+pub const LARGE_DELETE: usize = 50;
 
 /// The TextPatch tool.
 pub struct TextPatch;
@@ -50,6 +57,12 @@ pub struct TextPatchParams {
     /// New content for replace and insert (whole lines; a trailing newline is optional).
     #[serde(default)]
     pub content: Option<TextArg>,
+    /// insert only, instead of content: a template. Either the name of a file in the root's templates folder (templates/ unless the server says otherwise; .md optional), or the template's text itself (it then holds a line break or a {{placeholder}}). Placeholders: {{date}} (YYYY-MM-DD), {{time}} (HH:mm), {{date:FORMAT}} and {{time:FORMAT}} with moment.js tokens (YYYY, MM, DD, ddd, dddd, MMM, MMMM, HH, mm, ss, Do, [text]), {{title}} (this file's name without extension), and {{name}} for each entry of variables. The server's local time is used.
+    #[serde(default)]
+    pub template: Option<String>,
+    /// Values for the template's own placeholders, e.g. {"project": "Garden"}; a name like date or title replaces the built-in value.
+    #[serde(default)]
+    pub variables: Option<BTreeMap<String, String>>,
     /// Re-base the content's indentation onto the target's (lines and codeBlock targets). Default true.
     #[serde(default = "default_true")]
     pub preserve_indent: bool,
@@ -100,7 +113,11 @@ fn parse_operation(value: &Value) -> Result<Operation, ToolError> {
             "The 'replaceLines' operation was removed: use operation 'replace' with a lines target {\"start\": N, \"end\": M}",
         )
         .suggest(accepted)),
-        Some(other) => Err(ToolError::new(format!("Unknown operation '{other}'")).suggest(accepted)),
+        Some(other) => Err(ToolError::new(format!(
+            "Unknown operation '{}'",
+            crate::text::excerpt::brief(other)
+        ))
+        .suggest(accepted)),
         None => Err(ToolError::new(format!(
             "operation must be a string, got {}",
             super::args::kind_of(value)
@@ -137,6 +154,9 @@ pub struct TextPatchOutput {
     /// Remarks: the new line count, what a heading delete left behind, …
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// A large delete (over 50 lines, or whole sections with their subsections): how much went and how to get it back.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub warning: Option<String>,
 }
 
 impl Tool for TextPatch {
@@ -169,14 +189,19 @@ IMPORTANT:\n\
 3. Line numbers shift after insert/delete—re-inspect if making multiple edits\n\
 4. For text find-and-replace by content match, use TextReplace instead\n\
 \n\
-Content is whole lines; it gets the file's line endings. preserveIndent (default true) re-bases the content's indentation onto the replaced lines' (lines and codeBlock targets). Pass expectedHash (fileHash from the last response) to refuse the edit if the file changed; dryRun: true shows the diff without writing.\n\
+Content is whole lines; it gets the file's line endings. preserveIndent (default true), for lines and codeBlock targets: replace re-bases the content's indentation onto the replaced lines'; insert gives unindented content the indentation of the target line (the line it goes before, or the nearest non-blank line above when that one is blank or past the end), while content that carries its own indentation is inserted as given, since that indentation may be deliberate (a nested list item). Heading targets find a heading by its text: '### Other' finds '## Other' when it is the only 'Other', with a note. Deleting over 50 lines, or whole sections with their subsections, succeeds with a warning saying how much went.\n\
+\n\
+Templates (insert only): pass template (a file in the root's templates/ folder, or the template text) and variables instead of content; {{date}}, {{time}}, {{date:YYYY-MM-DD}}, {{title}} and {{name}} placeholders are filled, and an unknown placeholder is refused with the list of known ones.\n\
+\n\
+Pass expectedHash (fileHash from the last response) to refuse the edit if the file changed; dryRun: true shows the diff without writing.\n\
 \n\
 Examples:\n\
 - Replace heading: operation=\"replace\", target={ \"heading\": \"## Old\" }, content=\"## New\"\n\
 - Insert before heading: operation=\"insert\", target={ \"beforeHeading\": \"## Setup\" }, content=\"## New Section\\n\"\n\
 - Append to section: operation=\"insert\", target={ \"appendToSection\": \"## Setup\" }, content=\"New content\\n\"\n\
 - Delete lines 50-55: operation=\"delete\", target={ \"lines\": { \"start\": 50, \"end\": 55 } }\n\
-- Replace code block: operation=\"replace\", target={ \"codeBlock\": { \"index\": 0 } }, content=\"new code...\""
+- Replace code block: operation=\"replace\", target={ \"codeBlock\": { \"index\": 0 } }, content=\"new code...\"\n\
+- Insert from a template: operation=\"insert\", target={ \"appendToSection\": \"## Log\" }, template=\"log-entry\", variables={ \"mood\": \"good\" }"
     }
 
     fn run(ctx: &ToolContext, params: TextPatchParams) -> Result<TextPatchOutput, ToolError> {
@@ -189,28 +214,33 @@ pub struct PatchPlan {
     operation: Operation,
     plan: EditPlan,
     target_note: Option<String>,
+    template_note: Option<String>,
+    large_delete: Option<LargeDelete>,
 }
 
-/// The operation, target and content of a call, checked against each other.
-fn arguments(params: &TextPatchParams) -> Result<(Operation, Target, Option<&str>), ToolError> {
+/// The operation and target of a call, and whether content (or a template)
+/// goes with the operation: everything that does not depend on the file.
+fn arguments(params: &TextPatchParams) -> Result<(Operation, Target), ToolError> {
     let operation = parse_operation(&params.operation.0)?;
     let target = parse_target(&params.target.0.0, TargetUse::Patch)?;
+    check_template_arguments(params, operation)?;
+    let has_content = params.content.is_some() || params.template.is_some();
     let content = params.content.as_ref().map(TextArg::as_str);
-    match (operation, content) {
-        (Operation::Delete, Some(_)) => {
+    match (operation, has_content, content) {
+        (Operation::Delete, true, _) => {
             return Err(ToolError::new(
                 "operation 'delete' takes no content, but content was given",
             )
             .suggest("Leave content out to delete, or use operation 'replace' to put the content in place of the target"));
         }
-        (Operation::Replace | Operation::Insert, None) => {
+        (Operation::Replace | Operation::Insert, false, _) => {
             return Err(ToolError::new(format!(
                 "operation '{}' needs content",
                 operation.name()
             ))
             .suggest("Pass content with the new lines, or use operation 'delete' to remove the target"));
         }
-        (Operation::Replace | Operation::Insert, Some("")) => {
+        (Operation::Replace | Operation::Insert, _, Some("")) => {
             return Err(ToolError::new(format!(
                 "content is empty, so '{}' would add nothing",
                 operation.name()
@@ -219,7 +249,7 @@ fn arguments(params: &TextPatchParams) -> Result<(Operation, Target, Option<&str
         }
         _ => {}
     }
-    Ok((operation, target, content))
+    Ok((operation, target))
 }
 
 impl PlannedEdit for TextPatch {
@@ -238,14 +268,26 @@ impl PlannedEdit for TextPatch {
     }
 
     fn plan(
-        _ctx: &ToolContext,
+        ctx: &ToolContext,
         params: &TextPatchParams,
         file: &OpenFile,
     ) -> Result<(Document, PatchPlan), ToolError> {
-        let (operation, target, content) = arguments(params)?;
+        let (operation, target) = arguments(params)?;
+        let filled = fill_template_content(ctx, params, file)?;
+        if filled.as_ref().is_some_and(|f| f.text.is_empty()) {
+            return Err(ToolError::new(
+                "content is empty, so 'insert' would add nothing",
+            )
+            .suggest("Use operation 'delete' to remove lines; to insert one empty line send content \"\\n\""));
+        }
+        let content = match &filled {
+            Some(filled) => Some(filled.text.as_str()),
+            None => params.content.as_ref().map(TextArg::as_str),
+        };
         let path = file.path.display();
         let doc = &file.doc;
-        let outline = (format_of(&file.path.real) == Format::Markdown && target.needs_outline())
+        let outline = (format_of(&file.path.real) == Format::Markdown
+            && (target.needs_outline() || operation == Operation::Delete))
             .then(|| markdown::parse_sections(doc.text()));
         let resolved = resolve_edit(doc, outline.as_ref(), &target, operation)
             .map_err(|e| target_error(e, &path))?;
@@ -259,7 +301,18 @@ impl PlannedEdit for TextPatch {
             _ => c.to_string(),
         });
         let content = content.as_deref().unwrap_or("");
+        let template_note = filled.map(|f| f.note);
         let edit = match (resolved.site, operation) {
+            (EditSite::Nothing(at), _) => {
+                let plan = PatchPlan {
+                    operation,
+                    plan: nothing_plan(doc, at),
+                    target_note: resolved.note,
+                    template_note,
+                    large_delete: None,
+                };
+                return Ok((doc.clone(), plan));
+            }
             (EditSite::InsertBefore(before), _) => LineEdit::Insert { before, content },
             (EditSite::Lines { first, last }, Operation::Delete) => {
                 LineEdit::Delete { first, last }
@@ -270,9 +323,13 @@ impl PlannedEdit for TextPatch {
                 content,
             },
         };
+        let large_delete = match edit {
+            LineEdit::Delete { first, last } => LargeDelete::of(outline.as_ref(), first, last),
+            _ => None,
+        };
         let near = match resolved.site {
             EditSite::Lines { first, .. } => first,
-            EditSite::InsertBefore(b) => b.saturating_sub(1).max(1),
+            EditSite::InsertBefore(b) | EditSite::Nothing(b) => b.saturating_sub(1).max(1),
         };
         let plan = plan(doc, &edit, doc.eol_near(near)).map_err(|e| edit_error(e, &path))?;
         let after = doc.apply(std::slice::from_ref(&plan.splice)).map_err(|e| {
@@ -285,12 +342,14 @@ impl PlannedEdit for TextPatch {
                 operation,
                 plan,
                 target_note: resolved.note,
+                template_note,
+                large_delete,
             },
         ))
     }
 
     fn reply(
-        _ctx: &ToolContext,
+        ctx: &ToolContext,
         params: &TextPatchParams,
         edited: Edited<PatchPlan>,
     ) -> Result<TextPatchOutput, ToolError> {
@@ -298,7 +357,16 @@ impl PlannedEdit for TextPatch {
             operation,
             plan,
             target_note,
+            template_note,
+            large_delete,
         } = &edited.value;
+        let undo = match &edited.history {
+            _ if !edited.written => UndoState::DryRun,
+            _ if !ctx.settings.enabled_tools.contains(&"UndoEdit") => UndoState::NoHistory,
+            History::Recorded(id) => UndoState::Recorded(id),
+            History::Unavailable(_) => UndoState::NotRecorded,
+            History::NotKept => UndoState::NoHistory,
+        };
         Ok(TextPatchOutput {
             status: "success",
             operation: operation.name(),
@@ -311,11 +379,161 @@ impl PlannedEdit for TextPatch {
             context: context(&edited.after, plan.new_span),
             write: WriteSummary::of(&edited),
             note: join_notes([
+                template_note.clone(),
                 target_note.clone(),
                 line_count_note(&edited.before, &edited.after),
                 edited.history.note(),
             ]),
+            warning: large_delete.as_ref().map(|d| d.warning(undo)),
         })
+    }
+}
+
+/// Checks that a `template` goes with the other arguments.
+fn check_template_arguments(
+    params: &TextPatchParams,
+    operation: Operation,
+) -> Result<(), ToolError> {
+    if params.template.is_none() {
+        if params.variables.is_some() {
+            return Err(ToolError::new(
+                "variables were given without a template; they fill a template's placeholders",
+            )
+            .suggest("Pass template with the variables, or leave variables out"));
+        }
+        return Ok(());
+    }
+    if operation != Operation::Insert {
+        return Err(ToolError::new(format!(
+            "template works only with operation 'insert', not '{}'",
+            operation.name()
+        ))
+        .suggest("Use operation 'insert' to add a filled template; to replace lines, pass content instead"));
+    }
+    if params.content.is_some() {
+        return Err(ToolError::new(
+            "content and template were both given, but the template is the content",
+        )
+        .suggest("Leave out content to insert the filled template, or leave out template to insert content as given"));
+    }
+    Ok(())
+}
+
+/// The content a `template` gives for `file`; `None` without a template.
+fn fill_template_content(
+    ctx: &ToolContext,
+    params: &TextPatchParams,
+    file: &OpenFile,
+) -> Result<Option<super::templates::Filled>, ToolError> {
+    let Some(template) = &params.template else {
+        return Ok(None);
+    };
+    let empty = BTreeMap::new();
+    let variables = params.variables.as_ref().unwrap_or(&empty);
+    fill_template(ctx, template, variables, &file.path.real, &file.path.root).map(Some)
+}
+
+/// The plan of an edit that changes nothing, at line `at`.
+fn nothing_plan(doc: &Document, at: usize) -> crate::text::edit::EditPlan {
+    let offset = doc.lines().start(at.min(doc.line_count() + 1).max(1));
+    crate::text::edit::EditPlan {
+        splice: crate::text::document::Splice::new(offset..offset, ""),
+        affected: LineSpan::new(at, at.saturating_sub(1)),
+        new_span: LineSpan::new(at, at.saturating_sub(1)),
+        lines_delta: 0,
+        lines_changed: 0,
+        removed: String::new(),
+        inserted: String::new(),
+    }
+}
+
+/// A delete of many lines, or of whole sections with their subsections,
+/// which the reply warns about.
+struct LargeDelete {
+    first: usize,
+    last: usize,
+    /// The outermost sections wholly deleted that have subsections (at most
+    /// five), as `'## Heading'`.
+    sections: Vec<String>,
+}
+
+/// Whether, and how, the change can be undone, for the large-delete warning.
+#[derive(Debug, Clone, Copy)]
+enum UndoState<'a> {
+    /// Nothing was written.
+    DryRun,
+    /// Recorded in the history under this change id.
+    Recorded(&'a str),
+    /// The history is on but could not keep this change.
+    NotRecorded,
+    /// No history is kept.
+    NoHistory,
+}
+
+impl LargeDelete {
+    /// The large delete of lines `first..=last`, if it is one.
+    fn of(outline: Option<&MarkdownOutline>, first: usize, last: usize) -> Option<LargeDelete> {
+        let count = last - first + 1;
+        // Sections wholly deleted that have subsections; the outermost only, a
+        // subsection goes with its parent.
+        let mut sections: Vec<String> = Vec::new();
+        if let Some(o) = outline {
+            let mut inside_until = 0;
+            for (i, h) in o.headings.iter().enumerate() {
+                let whole = h.line >= first && h.section_end <= last && h.line > inside_until;
+                let has_children = o
+                    .headings
+                    .get(i + 1)
+                    .is_some_and(|next| next.level > h.level && next.line <= h.section_end);
+                if whole && has_children {
+                    sections.push(format!("'{}'", h.display()));
+                    inside_until = h.section_end;
+                }
+            }
+        }
+        if count <= LARGE_DELETE && sections.is_empty() {
+            return None;
+        }
+        sections.truncate(5);
+        Some(LargeDelete {
+            first,
+            last,
+            sections,
+        })
+    }
+
+    /// The warning: how much went, and how to get it back.
+    fn warning(&self, undo: UndoState) -> String {
+        let LargeDelete {
+            first,
+            last,
+            sections,
+        } = self;
+        let count = last - first + 1;
+        let what = if sections.is_empty() {
+            String::new()
+        } else {
+            format!(
+                ", including the section{} {} with {} subsections",
+                if sections.len() == 1 { "" } else { "s" },
+                sections.join(", "),
+                if sections.len() == 1 { "its" } else { "their" }
+            )
+        };
+        let verb = match undo {
+            UndoState::DryRun => "This would delete",
+            _ => "Deleted",
+        };
+        let plural = if count == 1 { "line" } else { "lines" };
+        let back = match undo {
+            UndoState::DryRun => "Nothing was written (dry run)".to_string(),
+            UndoState::Recorded(id) => {
+                format!("If that was not intended, UndoEdit with changeId '{id}' restores them")
+            }
+            UndoState::NotRecorded => "The edit history could not keep this change (see note): if that was not intended, insert the lines again (preview.before shows how they began)".to_string(),
+            UndoState::NoHistory => "This server keeps no edit history (UndoEdit is not switched on): if that was not intended, insert the lines again (preview.before shows how they began); next time check with dryRun: true first".to_string(),
+        };
+        format!("{verb} {count} {plural} ({first}-{last}){what}. {back}.")
     }
 }
 
@@ -326,5 +544,45 @@ fn edit_error(error: EditError, path: &str) -> ToolError {
             err.suggest("Use TextInspect to see the file's length and structure")
         }
         EditError::EmptyContent => err.suggest("Use operation 'delete' to remove lines"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_large_delete_warning_names_the_change_to_undo_only_when_there_is_one() {
+        let outline = markdown::parse_sections("# A\n\n## B\n\n### C\n\ntext\n");
+        let sections = LargeDelete::of(Some(&outline), 3, 7).unwrap();
+        assert_eq!(
+            sections.warning(UndoState::Recorded("20261124T010203Z-1a2b")),
+            "Deleted 5 lines (3-7), including the section '## B' with its subsections. If that \
+             was not intended, UndoEdit with changeId '20261124T010203Z-1a2b' restores them."
+        );
+        assert!(
+            sections
+                .warning(UndoState::NoHistory)
+                .contains("UndoEdit is not switched on")
+        );
+        assert!(
+            sections
+                .warning(UndoState::NotRecorded)
+                .contains("The edit history could not keep this change")
+        );
+        assert_eq!(
+            sections.warning(UndoState::DryRun),
+            "This would delete 5 lines (3-7), including the section '## B' with its \
+             subsections. Nothing was written (dry run)."
+        );
+        assert!(LargeDelete::of(Some(&outline), 5, 7).is_none());
+        assert_eq!(
+            LargeDelete::of(None, 1, 51)
+                .unwrap()
+                .warning(UndoState::Recorded("x")),
+            "Deleted 51 lines (1-51). If that was not intended, UndoEdit with changeId 'x' \
+             restores them."
+        );
+        assert!(LargeDelete::of(None, 1, 50).is_none());
     }
 }

@@ -29,26 +29,30 @@ pub enum Toolset {
     History,
     /// Batch (and TextReplace across files).
     Batch,
+    /// CheckLinks.
+    Links,
 }
 
 impl Toolset {
     /// Every toolset.
-    pub const ALL: [Toolset; 6] = [
+    pub const ALL: [Toolset; 7] = [
         Toolset::Text,
         Toolset::Files,
         Toolset::Code,
         Toolset::Editor,
         Toolset::History,
         Toolset::Batch,
+        Toolset::Links,
     ];
 
     /// The toolsets on when `--toolsets` is not given.
-    pub const DEFAULT: [Toolset; 5] = [
+    pub const DEFAULT: [Toolset; 6] = [
         Toolset::Text,
         Toolset::Files,
         Toolset::Code,
         Toolset::History,
         Toolset::Batch,
+        Toolset::Links,
     ];
 
     /// The name used on the command line.
@@ -60,6 +64,7 @@ impl Toolset {
             Toolset::Editor => "editor",
             Toolset::History => "history",
             Toolset::Batch => "batch",
+            Toolset::Links => "links",
         }
     }
 

@@ -36,6 +36,7 @@
 pub mod ancestor_rules;
 pub mod contents;
 pub mod file_pattern;
+pub mod files;
 pub mod pattern;
 pub mod walk;
 

@@ -194,6 +194,25 @@ fn walk_folder(
     let Some(dir) = request.roots.dir(&folder.root) else {
         return Tally::default();
     };
+    let builder = walk_builder(folder);
+    let walk = Walk {
+        request,
+        dir,
+        root: &folder.root,
+        progress,
+        merged: Mutex::new(Tally::default()),
+    };
+    builder
+        .build_parallel()
+        .visit(&mut VisitorBuilder { walk: &walk });
+    walk.merged.into_inner().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The walker over `folder` with the rules every walk of the roots follows:
+/// hidden files and folders, `.gitignore`d and `.ignore`d paths (with or
+/// without git) left out, symbolic links not followed, nothing outside the
+/// roots read, the trash folder not entered.
+pub(crate) fn walk_builder(folder: &ResolvedPath) -> WalkBuilder {
     let mut builder = WalkBuilder::new(&folder.real);
     builder
         .hidden(true)
@@ -208,23 +227,21 @@ fn walk_folder(
         .parents(false)
         .follow_links(false);
     let rules = AncestorRules::between(&folder.root, &folder.real);
-    if !rules.is_empty() {
-        let rules = Arc::new(rules);
-        builder.filter_entry(move |entry| {
-            !rules.ignores(entry.path(), entry.file_type().is_some_and(|t| t.is_dir()))
-        });
-    }
-    let walk = Walk {
-        request,
-        dir,
-        root: &folder.root,
-        progress,
-        merged: Mutex::new(Tally::default()),
-    };
+    let rules = (!rules.is_empty()).then(|| Arc::new(rules));
+    builder.filter_entry(move |entry| {
+        let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
+        !(is_dir && is_skipped_folder(entry))
+            && rules
+                .as_ref()
+                .is_none_or(|rules| !rules.ignores(entry.path(), is_dir))
+    });
     builder
-        .build_parallel()
-        .visit(&mut VisitorBuilder { walk: &walk });
-    walk.merged.into_inner().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Whether a folder met in a walk is the trash or the edit history, which no
+/// walk enters.
+pub(crate) fn is_skipped_folder(entry: &DirEntry) -> bool {
+    entry.depth() > 0 && SKIPPED.iter().any(|s| entry.file_name() == *s)
 }
 
 /// Counts kept by one thread.
@@ -402,7 +419,7 @@ impl ParallelVisitor for Visitor<'_> {
             return WalkState::Continue;
         };
         if kind.is_dir() {
-            if entry.depth() > 0 && SKIPPED.iter().any(|s| entry.file_name() == *s) {
+            if is_skipped_folder(&entry) {
                 return WalkState::Skip;
             }
             return WalkState::Continue;
