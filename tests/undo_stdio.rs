@@ -1,7 +1,9 @@
-//! The undo and batch acceptance session, over stdio with the built binary:
-//! three edits of a note and undos of them in the order an agent would try,
-//! a Batch whose fourth operation is invalid, several server processes
-//! recording history in one root at once, and `--no-history`.
+//! The undo, batch and link-keeping acceptance session, over stdio with the
+//! built binary: three edits of a note and undos of them in the order an
+//! agent would try, a Move of a note that keeps every link to it intact, a
+//! Batch whose fourth operation is invalid, TextPatch from a template,
+//! several server processes recording history in one root at once, and
+//! `--no-history`.
 
 use std::path::{Path, PathBuf};
 
@@ -144,6 +146,142 @@ async fn three_edits_undone_out_of_order_then_in_order() {
             "TextReplace"
         ]
     );
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn moving_a_note_keeps_every_link_to_it_intact() {
+    let (_dir, root) = vault();
+    let client = start(&root, &[]).await;
+    let read = |rel: &str| std::fs::read_to_string(root.join(rel)).unwrap();
+    let (ideas, daily, readme) = (
+        read("notes/ideas.md"),
+        read("notes/2026-05-01.md"),
+        read("README.md"),
+    );
+    let garden = std::fs::read(root.join("projects/garden.md")).unwrap();
+    let args = json!({"sourcePath": "projects/garden.md", "destinationPath": "archive/garden.md"});
+
+    // A dry run lists every file and line, and changes nothing.
+    let mut dry_args = args.clone();
+    dry_args["dryRun"] = json!(true);
+    let dry = ok(&call(&client, "Move", dry_args).await);
+    let listed: Vec<(String, u64, String, String)> = dry["linksUpdated"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| {
+            let file = u["filePath"].as_str().unwrap();
+            let rel = file.strip_prefix(root.to_str().unwrap()).unwrap();
+            (
+                rel.trim_start_matches('/').to_string(),
+                u["line"].as_u64().unwrap(),
+                u["before"].as_str().unwrap().to_string(),
+                u["after"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let expected = [
+        ("README.md", 12, "projects/garden.md", "archive/garden.md"),
+        (
+            "notes/2026-05-01.md",
+            8,
+            "../projects/garden.md#beds",
+            "../archive/garden.md#beds",
+        ),
+        (
+            "notes/ideas.md",
+            3,
+            "../projects/garden.md#plan",
+            "../archive/garden.md#plan",
+        ),
+        (
+            "notes/ideas.md",
+            7,
+            "../projects/garden.md",
+            "../archive/garden.md",
+        ),
+    ];
+    let expected: Vec<(String, u64, String, String)> = expected
+        .iter()
+        .map(|(f, l, b, a)| (f.to_string(), *l, b.to_string(), a.to_string()))
+        .collect();
+    assert_eq!(listed, expected);
+    assert_eq!(read("notes/ideas.md"), ideas);
+    assert!(root.join("projects/garden.md").exists());
+    assert!(!root.join("archive").exists());
+
+    // 3. The move: every link to the note follows it; [[garden]] and
+    // [[garden#Tasks]] still find it by its unique name.
+    let moved = ok(&call(&client, "Move", args).await);
+    assert_eq!(moved["linksUpdated"], dry["linksUpdated"]);
+    assert_eq!(
+        std::fs::read(root.join("archive/garden.md")).unwrap(),
+        garden
+    );
+    assert_eq!(
+        read("notes/ideas.md"),
+        ideas.replace("../projects/garden.md", "../archive/garden.md")
+    );
+    assert_eq!(
+        read("notes/2026-05-01.md"),
+        daily.replace("../projects/garden.md", "../archive/garden.md")
+    );
+    assert!(
+        read("notes/2026-05-01.md").contains("[[garden#Tasks]]; the whole project is [[garden]]")
+    );
+    assert_eq!(
+        read("README.md"),
+        readme.replace("](projects/garden.md)", "](archive/garden.md)")
+    );
+    let check = ok(&call(&client, "CheckLinks", json!({})).await);
+    assert_eq!(check["brokenCount"], 0, "{check}");
+
+    // One change: its undo moves the note back and restores every link.
+    ok(&call(&client, "UndoEdit", json!({"changeId": moved["changeId"]})).await);
+    assert_eq!(read("notes/ideas.md"), ideas);
+    assert_eq!(read("notes/2026-05-01.md"), daily);
+    assert_eq!(read("README.md"), readme);
+    assert_eq!(
+        std::fs::read(root.join("projects/garden.md")).unwrap(),
+        garden
+    );
+    assert!(!root.join("archive").exists());
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn text_patch_fills_a_template() {
+    let (_dir, root) = vault();
+    let client = start(&root, &[]).await;
+    let before = std::fs::read_to_string(root.join("notes/2026-05-01.md")).unwrap();
+    let result = ok(&call(
+        &client,
+        "TextPatch",
+        json!({"filePath": "notes/2026-05-01.md", "operation": "insert",
+               "target": {"appendToSection": "## Log"}, "template": "log-entry",
+               "variables": {"entry": "Watered bed C"}}),
+    )
+    .await);
+    let after = std::fs::read_to_string(root.join("notes/2026-05-01.md")).unwrap();
+    // 5. The placeholders are filled: the time of day and the variable.
+    let inserted = result["preview"]["after"].as_str().unwrap();
+    let line = inserted.trim_end();
+    assert!(
+        line.starts_with("- ") && line.ends_with(" Watered bed C"),
+        "{line}"
+    );
+    let time = &line[2..line.len() - " Watered bed C".len()];
+    assert!(
+        time.len() == 5 && time.as_bytes()[2] == b':' && !time.contains("{{"),
+        "{time}"
+    );
+    let anchor = "still at 06:00.\n";
+    assert_eq!(
+        after,
+        before.replacen(anchor, &format!("{anchor}{line}\n"), 1)
+    );
+    assert!(result["changeId"].is_string(), "{result}");
     client.cancel().await.unwrap();
 }
 

@@ -15,6 +15,7 @@ pub mod editor;
 pub mod error;
 pub mod guidance;
 pub mod link_context;
+pub mod link_keeping;
 pub mod link_report;
 pub mod list_directories;
 pub mod list_files;
