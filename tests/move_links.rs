@@ -1,0 +1,313 @@
+//! Move keeps links intact: the exact bytes of every file after moving a
+//! note, a folder and a non-Markdown file, with links rewritten in their own
+//! style; dry runs and `updateLinks: false` change nothing but what they say;
+//! one undo takes the move and every rewrite back.
+
+mod support;
+
+use std::io;
+
+use mcp_server_text::workspace::batch::{BatchHook, BatchStep};
+use serde_json::{Value, json};
+use support::Vault;
+
+const GARDEN: &str = "\
+# Garden
+
+Supplies: [inventory](../code/inventory.py), [plan](#plan), [[ideas]].
+
+## Plan {#plan}
+";
+
+const IDEAS: &str = "\
+# Ideas
+
+- [three beds](../projects/garden.md#plan) and [[garden]], [[garden#Plan|the plan]]
+- [root link](/projects/garden.md) and [[projects/garden]]
+- [[ideas]] and [web](https://example.com/projects/garden.md)
+";
+
+fn vault() -> Vault {
+    let v = Vault::new();
+    v.write("projects/garden.md", GARDEN);
+    v.write("notes/ideas.md", IDEAS);
+    v.write("code/inventory.py", "print('beds')\n");
+    v
+}
+
+fn updates(reply: &Value) -> Vec<(String, u64, String, String)> {
+    reply["linksUpdated"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|u| {
+                    let file = u["filePath"].as_str().unwrap();
+                    let name = file.rsplit('/').next().unwrap().to_string();
+                    (
+                        name,
+                        u["line"].as_u64().unwrap(),
+                        u["before"].as_str().unwrap().to_string(),
+                        u["after"].as_str().unwrap().to_string(),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn u(file: &str, line: u64, before: &str, after: &str) -> (String, u64, String, String) {
+    (file.into(), line, before.into(), after.into())
+}
+
+#[test]
+fn a_note_moved_deeper_keeps_its_links_and_the_links_to_it() {
+    let v = vault();
+    let reply = v.ok(
+        "Move",
+        json!({"sourcePath": "projects/garden.md", "destinationPath": "archive/2026/garden.md"}),
+    );
+    assert_eq!(
+        v.read_string("archive/2026/garden.md"),
+        GARDEN.replace("../code/inventory.py", "../../code/inventory.py")
+    );
+    // Paths follow the note in their own style; wikilinks by a unique name
+    // stay as they are, a wikilink by path gets the new path.
+    assert_eq!(
+        v.read_string("notes/ideas.md"),
+        "\
+# Ideas
+
+- [three beds](../archive/2026/garden.md#plan) and [[garden]], [[garden#Plan|the plan]]
+- [root link](/archive/2026/garden.md) and [[archive/2026/garden]]
+- [[ideas]] and [web](https://example.com/projects/garden.md)
+"
+    );
+    assert_eq!(
+        updates(&reply),
+        [
+            u(
+                "ideas.md",
+                3,
+                "../projects/garden.md#plan",
+                "../archive/2026/garden.md#plan"
+            ),
+            u(
+                "ideas.md",
+                4,
+                "/projects/garden.md",
+                "/archive/2026/garden.md"
+            ),
+            u("ideas.md", 4, "projects/garden", "archive/2026/garden"),
+            u(
+                "garden.md",
+                3,
+                "../code/inventory.py",
+                "../../code/inventory.py"
+            ),
+        ]
+    );
+    assert!(!v.root.join("projects/garden.md").exists());
+}
+
+#[test]
+fn a_folder_move_updates_links_into_it_and_out_of_it() {
+    let v = vault();
+    v.write(
+        "projects/sub/beds.md",
+        "[up](../garden.md) [out](../../notes/ideas.md)\n",
+    );
+    v.ok(
+        "Move",
+        json!({"sourcePath": "projects", "destinationPath": "archive/old-projects"}),
+    );
+    assert_eq!(
+        v.read_string("archive/old-projects/garden.md"),
+        GARDEN.replace("../code/inventory.py", "../../code/inventory.py")
+    );
+    // Inside the folder, links between its files stay as they were.
+    assert_eq!(
+        v.read_string("archive/old-projects/sub/beds.md"),
+        "[up](../garden.md) [out](../../../notes/ideas.md)\n"
+    );
+    assert_eq!(
+        v.read_string("notes/ideas.md"),
+        IDEAS
+            .replace("../projects/garden.md", "../archive/old-projects/garden.md")
+            .replace("/projects/garden.md", "/archive/old-projects/garden.md")
+            .replace("[[projects/garden]]", "[[archive/old-projects/garden]]")
+            .replace(
+                "https://example.com/archive/old-projects/garden.md",
+                "https://example.com/projects/garden.md"
+            )
+    );
+}
+
+#[test]
+fn a_dry_run_lists_the_rewrites_and_changes_nothing() {
+    let v = vault();
+    let before = v.snapshot();
+    let reply = v.ok(
+        "Move",
+        json!({"sourcePath": "projects/garden.md", "destinationPath": "archive/garden.md",
+               "dryRun": true}),
+    );
+    assert_eq!(reply["dryRun"], true);
+    assert!(reply.get("changeId").is_none());
+    assert_eq!(
+        updates(&reply),
+        [
+            u(
+                "ideas.md",
+                3,
+                "../projects/garden.md#plan",
+                "../archive/garden.md#plan"
+            ),
+            u("ideas.md", 4, "/projects/garden.md", "/archive/garden.md"),
+            u("ideas.md", 4, "projects/garden", "archive/garden"),
+        ]
+    );
+    assert_eq!(v.snapshot(), before, "nothing written, no history");
+}
+
+#[test]
+fn update_links_false_only_moves() {
+    let v = vault();
+    let reply = v.ok(
+        "Move",
+        json!({"sourcePath": "projects/garden.md", "destinationPath": "archive/2026/garden.md",
+               "updateLinks": false}),
+    );
+    assert!(reply.get("linksUpdated").is_none());
+    assert_eq!(v.read_string("archive/2026/garden.md"), GARDEN);
+    assert_eq!(v.read_string("notes/ideas.md"), IDEAS);
+}
+
+#[test]
+fn other_files_keep_their_links_only_when_asked() {
+    let v = vault();
+    v.ok(
+        "Move",
+        json!({"sourcePath": "code/inventory.py", "destinationPath": "scripts/inventory.py"}),
+    );
+    assert_eq!(v.read_string("projects/garden.md"), GARDEN);
+    v.ok(
+        "Move",
+        json!({"sourcePath": "scripts/inventory.py", "destinationPath": "tools/inventory.py",
+               "updateLinks": true}),
+    );
+    // The link was already broken by the first move, so it is left alone.
+    assert_eq!(v.read_string("projects/garden.md"), GARDEN);
+    v.ok(
+        "Move",
+        json!({"sourcePath": "tools/inventory.py", "destinationPath": "code/inventory.py",
+               "updateLinks": false}),
+    );
+    let reply = v.ok(
+        "Move",
+        json!({"sourcePath": "code/inventory.py", "destinationPath": "tools/inventory.py",
+               "updateLinks": true}),
+    );
+    assert_eq!(
+        updates(&reply),
+        [u(
+            "garden.md",
+            3,
+            "../code/inventory.py",
+            "../tools/inventory.py"
+        )]
+    );
+    assert_eq!(
+        v.read_string("projects/garden.md"),
+        GARDEN.replace("../code/", "../tools/")
+    );
+}
+
+#[test]
+fn a_note_moved_next_to_a_wikilink_makes_other_wikilinks_precise() {
+    let v = vault();
+    // Before: [[garden]] finds projects/garden.md, the shorter path.
+    v.write("archive/old/garden.md", "# Old garden\n");
+    v.write("projects/beds.md", "[[garden]]\n");
+    // In notes/, [[garden]] would then find notes/garden.md (same folder
+    // wins): the links to projects/garden.md get the path that still finds it.
+    let reply = v.ok(
+        "Move",
+        json!({"sourcePath": "archive/old/garden.md", "destinationPath": "notes/garden.md"}),
+    );
+    assert_eq!(updates(&reply).len(), 2, "{reply}");
+    assert_eq!(v.read_string("projects/beds.md"), "[[garden]]\n");
+    let ideas = v.read_string("notes/ideas.md");
+    assert!(
+        ideas.contains("[[projects/garden]], [[projects/garden#Plan|the plan]]"),
+        "{ideas}"
+    );
+    assert!(
+        ideas.contains("[[projects/garden]]\n- [[ideas]]"),
+        "{ideas}"
+    );
+    let check = v.ok("CheckLinks", json!({}));
+    assert_eq!(check["brokenCount"], 0, "{check}");
+}
+
+#[test]
+fn crlf_and_bom_bytes_are_kept_around_the_rewritten_targets() {
+    let v = vault();
+    let crlf = "\u{feff}# Note\r\n\r\nSee [g](../projects/garden.md) and [[garden]].\r\n";
+    v.write("notes/crlf.md", crlf);
+    v.ok(
+        "Move",
+        json!({"sourcePath": "projects/garden.md", "destinationPath": "garden.md"}),
+    );
+    assert_eq!(
+        v.read_string("notes/crlf.md"),
+        crlf.replace("../projects/garden.md", "../garden.md")
+    );
+}
+
+#[test]
+fn one_undo_takes_back_the_move_and_every_rewrite() {
+    let v = vault();
+    v.write(
+        "projects/sub/beds.md",
+        "[up](../garden.md) [out](../../notes/ideas.md)\n",
+    );
+    let reply = v.ok(
+        "Move",
+        json!({"sourcePath": "projects", "destinationPath": "archive/x/projects"}),
+    );
+    v.ok("UndoEdit", json!({"changeId": reply["changeId"]}));
+    assert_eq!(v.read_string("projects/garden.md"), GARDEN);
+    assert_eq!(v.read_string("notes/ideas.md"), IDEAS);
+    assert_eq!(
+        v.read_string("projects/sub/beds.md"),
+        "[up](../garden.md) [out](../../notes/ideas.md)\n"
+    );
+    assert!(!v.root.join("archive").exists());
+}
+
+#[test]
+fn a_rewrite_that_cannot_be_written_leaves_everything_as_it_was() {
+    let v = vault();
+    v.write("notes/second.md", "[g](../projects/garden.md)\n");
+    let before = v.snapshot();
+    // The second file's rename fails after the first file was written.
+    v.ctx
+        .workspace
+        .set_batch_hook(Some(BatchHook::new(|step| match step {
+            BatchStep::Commit { index: 1, .. } => Err(io::Error::other("read-only file system")),
+            _ => Ok(()),
+        })));
+    let err = v.err(
+        "Move",
+        json!({"sourcePath": "projects/garden.md", "destinationPath": "archive/garden.md"}),
+    );
+    assert!(
+        err["message"]
+            .as_str()
+            .unwrap()
+            .contains("read-only file system"),
+        "{err}"
+    );
+    v.ctx.workspace.set_batch_hook(None);
+    assert_eq!(v.snapshot(), before, "nothing moved, every file as it was");
+}
