@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::args::TextArg;
+use super::broken_links::edit_note;
 use super::context::ToolContext;
 use super::edit_report::{context, join_notes};
 use super::error::ToolError;
@@ -336,11 +337,11 @@ impl PlannedEdit for EditCode {
     }
 
     fn reply(
-        _ctx: &ToolContext,
+        ctx: &ToolContext,
         params: &EditCodeParams,
         edited: Edited<CodePlan>,
     ) -> Result<EditCodeOutput, ToolError> {
-        let history_note = edited.history.note();
+        let history_note = join_notes([edit_note(ctx, &edited), edited.history.note()]);
         let mut output = match &edited.value {
             CodePlan::Replace { .. } => replace_output(params.strategy, edited),
             CodePlan::Overwrite { .. } => overwrite_output(edited),

@@ -6,6 +6,7 @@
 pub mod advice;
 pub mod args;
 pub mod batch;
+pub mod broken_links;
 pub mod check_links;
 pub mod context;
 pub mod edit_code;

@@ -178,14 +178,17 @@ pub fn replace_across(
         let (Some(after), Some(plan)) = (after, plan) else {
             continue;
         };
-        files.push(replace_reply(&Edited {
-            path: before.path,
-            before: before.doc,
-            after,
-            value: plan,
-            written: done.written,
-            history: done.history.clone(),
-        }));
+        files.push(replace_reply(
+            ctx,
+            &Edited {
+                path: before.path,
+                before: before.doc,
+                after,
+                value: plan,
+                written: done.written,
+                history: done.history.clone(),
+            },
+        ));
     }
     Ok(TextReplaceOutput {
         status: "success",

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::args::TextArg;
+use super::broken_links::edit_note;
 use super::context::ToolContext;
 use super::edit_report::{Preview, WriteSummary, context, join_notes, line_count_note};
 use super::error::ToolError;
@@ -382,6 +383,7 @@ impl PlannedEdit for TextPatch {
                 template_note.clone(),
                 target_note.clone(),
                 line_count_note(&edited.before, &edited.after),
+                edit_note(ctx, &edited),
                 edited.history.note(),
             ]),
             warning: large_delete.as_ref().map(|d| d.warning(undo)),

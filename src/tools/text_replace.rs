@@ -14,6 +14,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Value, json};
 
 use super::args::TextArg;
+use super::broken_links::edit_note;
 use super::context::ToolContext;
 use super::edit_report::{Preview, WriteSummary, context, join_notes, line_count_note};
 use super::error::ToolError;
@@ -262,20 +263,20 @@ impl PlannedEdit for TextReplace {
     }
 
     fn reply(
-        _ctx: &ToolContext,
+        ctx: &ToolContext,
         _params: &TextReplaceParams,
         edited: Edited<ReplacePlan>,
     ) -> Result<TextReplaceOutput, ToolError> {
         Ok(TextReplaceOutput {
             status: "success",
-            file: Some(replace_reply(&edited)),
+            file: Some(replace_reply(ctx, &edited)),
             across: None,
         })
     }
 }
 
 /// The reply about one file's replacement.
-pub fn replace_reply(edited: &Edited<ReplacePlan>) -> ReplaceReply {
+pub fn replace_reply(ctx: &ToolContext, edited: &Edited<ReplacePlan>) -> ReplaceReply {
     let plan = &edited.value;
     let merged = merged_spans(&plan.spans);
     let cut_note = (merged.len() > LISTED_SPANS).then(|| {
@@ -289,6 +290,7 @@ pub fn replace_reply(edited: &Edited<ReplacePlan>) -> ReplaceReply {
         plan.eol_note.clone(),
         cut_note,
         line_count_note(&edited.before, &edited.after),
+        edit_note(ctx, edited),
         edited.history.note(),
     ]);
     ReplaceReply {

@@ -97,11 +97,12 @@ impl PlannedEdit for AppendTextFileContents {
     }
 
     fn reply(
-        _ctx: &ToolContext,
+        ctx: &ToolContext,
         params: &AppendParams,
         edited: Edited<Self::Plan>,
     ) -> Result<ByPath<EditResult>, ToolError> {
         Ok(inserted_reply(
+            ctx,
             &params.file_path,
             params.contents.as_str(),
             edited,

@@ -9,7 +9,9 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
+use super::super::broken_links::edit_note;
 use super::super::context::ToolContext;
+use super::super::edit_report::join_notes;
 use super::super::error::ToolError;
 use super::super::planned_edit::{FileArgs, PlannedEdit, run_planned};
 use super::super::tool::{Effects, Tool, Toolset};
@@ -176,11 +178,12 @@ impl PlannedEdit for DeleteTextFileContents {
     }
 
     fn reply(
-        _ctx: &ToolContext,
+        ctx: &ToolContext,
         params: &DeleteParams,
         edited: Edited<Vec<LineSpan>>,
     ) -> Result<ByPath<EditResult>, ToolError> {
         let mut result = EditResult::of(&edited);
+        result.note = join_notes([edit_note(ctx, &edited), result.note.take()]);
         result.deleted = edited.value;
         Ok(ByPath(vec![(params.file_path.clone(), result)]))
     }

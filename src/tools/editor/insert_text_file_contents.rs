@@ -116,11 +116,12 @@ impl PlannedEdit for InsertTextFileContents {
     }
 
     fn reply(
-        _ctx: &ToolContext,
+        ctx: &ToolContext,
         params: &InsertParams,
         edited: Edited<Self::Plan>,
     ) -> Result<ByPath<EditResult>, ToolError> {
         Ok(inserted_reply(
+            ctx,
             &params.file_path,
             params.contents.as_str(),
             edited,

@@ -27,6 +27,8 @@ use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
+use super::broken_links::edit_note;
+use super::context::ToolContext;
 use super::edit_report::{WriteSummary, join_notes};
 use super::error::ToolError;
 use super::planned_edit::FileArgs;
@@ -402,6 +404,7 @@ pub fn insert_lines(
 /// The reply of append and insert: where the new lines are, and a note when
 /// their line breaks were written in the file's style.
 pub fn inserted_reply(
+    ctx: &ToolContext,
     file_path: &str,
     contents: &str,
     edited: Edited<(LineSpan, Eol)>,
@@ -409,7 +412,11 @@ pub fn inserted_reply(
     let (lines, eol) = edited.value;
     let mut result = EditResult::of(&edited);
     result.lines = Some(lines);
-    result.note = join_notes([eol_note(contents, eol), result.note.take()]);
+    result.note = join_notes([
+        eol_note(contents, eol),
+        edit_note(ctx, &edited),
+        result.note.take(),
+    ]);
     ByPath(vec![(file_path.to_string(), result)])
 }
 

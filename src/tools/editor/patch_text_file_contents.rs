@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::super::args::TextArg;
+use super::super::broken_links::edit_note;
 use super::super::context::ToolContext;
 use super::super::edit_report::WriteSummary;
 use super::super::error::ToolError;
@@ -239,6 +240,7 @@ To add lines at the end or at one place, append_text_file_contents and insert_te
             if done.after.to_bytes() == done.before.to_bytes() {
                 notes.push("the patches leave the file as it was, so it was not rewritten".into());
             }
+            notes.extend(edit_note(ctx, &done));
             notes.extend(done.history.note());
             out.push((
                 file.file_path.clone(),

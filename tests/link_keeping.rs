@@ -1,7 +1,8 @@
-//! Move keeps links intact: the exact bytes of every file after moving a
-//! note, a folder and a non-Markdown file, with links rewritten in their own
-//! style; dry runs and `updateLinks: false` change nothing but what they say;
-//! one undo takes the move and every rewrite back.
+//! Links stay intact: Move rewrites them (the exact bytes of every file
+//! after moving a note, a folder and a non-Markdown file, each link in its
+//! own style; dry runs and `updateLinks: false` change nothing but what they
+//! say; one undo takes the move and every rewrite back), and the reply of a
+//! Markdown edit names the links into the file it broke, changing nothing.
 
 mod support;
 
@@ -310,4 +311,93 @@ fn a_rewrite_that_cannot_be_written_leaves_everything_as_it_was() {
     );
     v.ctx.workspace.set_batch_hook(None);
     assert_eq!(v.snapshot(), before, "nothing moved, every file as it was");
+}
+
+const LINKING: &str = "\
+# Today
+
+See [[garden#Plan]], [plan](../projects/garden.md#plan) and [[garden]].
+";
+
+#[test]
+fn renaming_a_heading_notes_the_links_it_broke_and_changes_none() {
+    let v = vault();
+    v.write("notes/today.md", LINKING);
+    v.write(
+        "projects/garden.md",
+        "# Garden\n\nSee [the plan](#plan-for-may).\n\n## Plan for May\n\ntext\n",
+    );
+    v.write(
+        "notes/today.md",
+        "[[garden#Plan for May]] and [p](../projects/garden.md#plan-for-may)\n",
+    );
+    let dry = v.ok(
+        "TextPatch",
+        json!({"filePath": "projects/garden.md", "operation": "replace",
+               "target": {"heading": "## Plan for May"}, "content": "## Plan for June", "dryRun": true}),
+    );
+    let expected = "3 links into this file now point at a heading, anchor or block that is \
+                    gone: notes/today.md line 1: 'garden#Plan for May' (now perhaps '#Plan for \
+                    June'), notes/today.md line 1: '../projects/garden.md#plan-for-may' (now \
+                    perhaps '#plan-for-june'), projects/garden.md line 3: '#plan-for-may' (now \
+                    perhaps '#plan-for-june'). They were left as they are: update them (e.g. with \
+                    TextReplace), or put the heading back (CheckLinks lists them)";
+    assert_eq!(dry["note"], expected);
+    let done = v.ok(
+        "TextPatch",
+        json!({"filePath": "projects/garden.md", "operation": "replace",
+               "target": {"heading": "## Plan for May"}, "content": "## Plan for June"}),
+    );
+    assert_eq!(done["note"], expected);
+    assert_eq!(
+        v.read_string("notes/today.md"),
+        "[[garden#Plan for May]] and [p](../projects/garden.md#plan-for-may)\n"
+    );
+    // An edit that leaves the headings alone notes nothing.
+    let plain = v.ok(
+        "TextReplace",
+        json!({"filePath": "projects/garden.md", "oldText": "text", "newText": "words"}),
+    );
+    assert!(plain.get("note").is_none(), "{plain}");
+}
+
+#[test]
+fn every_markdown_edit_tool_notes_the_links_it_broke() {
+    let v = vault();
+    v.write("notes/today.md", LINKING);
+    let broke = |reply: &Value| {
+        let note = reply["note"].as_str().unwrap_or_default().to_string();
+        assert!(
+            note.contains("notes/today.md line 3: 'garden#Plan'"),
+            "{reply}"
+        );
+    };
+    broke(&v.ok(
+        "TextReplace",
+        json!({"filePath": "projects/garden.md", "oldText": "## Plan {#plan}", "newText": "## Beds"}),
+    ));
+    v.write("projects/garden.md", GARDEN);
+    let files = v.ok(
+        "edit_code",
+        json!({"file_path": "projects/garden.md", "search_context": "## Plan {#plan}",
+               "new_content": "## Beds"}),
+    );
+    broke(&files);
+    v.write("projects/garden.md", GARDEN);
+    let deleted = v.ok(
+        "delete_text_file_contents",
+        json!({"file_path": "projects/garden.md", "file_hash": hash(&v), "ranges": [{"start": 5, "end": 5}]}),
+    );
+    broke(&deleted["projects/garden.md"]);
+    assert_eq!(v.read_string("notes/today.md"), LINKING);
+}
+
+fn hash(v: &Vault) -> String {
+    v.ok(
+        "get_text_file_contents",
+        json!({"files": [{"file_path": "projects/garden.md", "ranges": [{"start": 1}]}]}),
+    )["projects/garden.md"]["file_hash"]
+        .as_str()
+        .unwrap()
+        .to_string()
 }
