@@ -203,14 +203,22 @@ fn may_touch_anchors(before: &Document, after: &Document) -> bool {
         return false;
     }
     let first = lines.line_of_offset(delta.prefix);
+    if delta.old_len == 0 && lines.start(first) == delta.prefix {
+        // Whole lines put before line `first`: no heading, anchor or block
+        // changes, unless they come between a setext heading's text and
+        // its underline.
+        return is_underline(lines.text(old, first));
+    }
     // The line after the change too: a setext heading's underline.
     let last = (lines.line_of_offset(delta.prefix + delta.old_len) + 1).min(lines.len());
     let text = &old[lines.start(first)..lines.start(last + 1)];
-    text.contains(['#', '<', '^', '{'])
-        || text.lines().any(|l| {
-            let l = l.trim();
-            !l.is_empty() && (l.bytes().all(|b| b == b'=') || l.bytes().all(|b| b == b'-'))
-        })
+    text.contains(['#', '<', '^', '{']) || text.lines().any(is_underline)
+}
+
+/// Whether `line` could be a setext heading's underline.
+fn is_underline(line: &str) -> bool {
+    let line = line.trim();
+    !line.is_empty() && (line.bytes().all(|b| b == b'=') || line.bytes().all(|b| b == b'-'))
 }
 
 #[cfg(test)]
@@ -234,5 +242,17 @@ mod tests {
         assert!(may_touch_anchors(&before, &edit("Tasks", "Chores")));
         assert!(may_touch_anchors(&before, &edit("Setext", "Other")));
         assert!(may_touch_anchors(&before, &edit("## Tasks\n\n", "")));
+        // Whole lines added before a heading cannot take an anchor away; a
+        // line between a setext heading's text and underline can.
+        assert!(!may_touch_anchors(
+            &before,
+            &edit("## Tasks", "- new\n## Tasks")
+        ));
+        assert!(may_touch_anchors(&before, &edit("---\n", "x\n---\n")));
+        // Text added inside a heading line changes it.
+        assert!(may_touch_anchors(
+            &before,
+            &edit("## Tasks", "## Tasks and more")
+        ));
     }
 }
