@@ -56,7 +56,7 @@ pub fn guidance(tools: &[&str]) -> String {
 
     let mut files = Vec::new();
     if on("Move") {
-        files.push("- Move renames or moves a file or folder; it never overwrites, and creates missing parent folders.");
+        files.push("- Move renames or moves a file or folder; it never overwrites, and creates missing parent folders. For Markdown notes and folders it also rewrites the links that pointed at them (dryRun: true lists them first; updateLinks: false moves only).");
     }
     if on("RemoveFile") {
         files.push("- RemoveFile moves a file to the .trash folder of its root; its response gives the Move call that restores it.");
