@@ -16,6 +16,7 @@ pub mod list_files;
 pub mod move_path;
 pub mod registry;
 pub mod remove_file;
+pub mod schema;
 pub mod target;
 pub mod text_inspect;
 pub mod text_patch;

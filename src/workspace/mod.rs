@@ -223,14 +223,25 @@ impl Workspace {
         path: &ResolvedPath,
         encoding: Option<TextEncoding>,
     ) -> Result<Document, WorkspaceError> {
-        let doc = read::read_document(&path.real, self.options.max_file_size, encoding).map_err(
-            |error| WorkspaceError::Read {
-                path: path.real.clone(),
-                error,
-            },
-        )?;
+        let doc = self.read_resolved_text(path, encoding)?;
         warm(&doc, || ());
         Ok(doc)
+    }
+
+    /// Reads a resolved file for its text alone: unlike
+    /// [`Workspace::read_resolved`], it leaves the hash and the line index
+    /// to be worked out only if asked for (a search shows neither).
+    pub fn read_resolved_text(
+        &self,
+        path: &ResolvedPath,
+        encoding: Option<TextEncoding>,
+    ) -> Result<Document, WorkspaceError> {
+        read::read_document(&path.real, self.options.max_file_size, encoding).map_err(|error| {
+            WorkspaceError::Read {
+                path: path.real.clone(),
+                error,
+            }
+        })
     }
 
     /// Takes the write lock of a resolved file.

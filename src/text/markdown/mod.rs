@@ -37,6 +37,7 @@ mod html_anchors;
 mod html_blocks;
 mod inline_text;
 mod link_references;
+mod nearest_heading;
 mod sections;
 mod slugs;
 
@@ -48,6 +49,7 @@ pub use code_blocks::CodeBlock;
 pub use frontmatter::{Frontmatter, FrontmatterKind};
 pub use heading_lookup::{HeadingLookupError, HeadingRef, find_heading};
 pub use headings::Heading;
+pub use nearest_heading::{HeadingAbove, HeadingsThrough, headings_through};
 pub use sections::HeadingNode;
 
 /// Everything the tools need to know about a Markdown document's structure.
