@@ -286,9 +286,12 @@ pub fn main() -> ExitCode {
             roots,
         }) => {
             // Folders the user typed anywhere on the line win over MCP_TEXT_ROOTS.
-            let typed: Vec<PathBuf> = (!roots_from_env)
-                .then_some(cli.roots.clone())
-                .unwrap_or_default()
+            let before = if roots_from_env {
+                Vec::new()
+            } else {
+                cli.roots.clone()
+            };
+            let typed: Vec<PathBuf> = before
                 .into_iter()
                 .chain(roots)
                 .chain(trailing_roots)
