@@ -513,7 +513,12 @@ fn overwrite(ctx: &ToolContext, params: &EditCodeParams) -> Result<EditCodeOutpu
         let (after, syntax, formatting) =
             check_and_format(&path, &before, after, None, format_after)?;
         workspace.create_file(&params.file_path, &after, !params.dry_run)?;
-        let message = format!("Created {} ({} lines)", path.display(), after.line_count());
+        let lines = after.line_count();
+        let message = format!(
+            "Created {} ({lines} line{})",
+            path.display(),
+            if lines == 1 { "" } else { "s" }
+        );
         return Ok(whole_file_output(
             &path,
             (&before, &after),

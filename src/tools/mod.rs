@@ -19,6 +19,7 @@ pub mod list_files;
 pub mod move_path;
 pub mod registry;
 pub mod remove_file;
+pub mod schema;
 pub mod target;
 pub mod templates;
 pub mod text_inspect;
