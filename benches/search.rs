@@ -2,7 +2,7 @@
 //! the same run.
 //!
 //! Run with `cargo bench --bench search` (add `-- 5000` or `-- 50000` for one
-//! tree only). It generates Markdown-like trees of 5,000 files (about 11 MB)
+//! tree only, `-- note` for the large note only). It generates Markdown-like trees of 5,000 files (about 11 MB)
 //! and 50,000 files (about 110 MB) in nested folders, with a `.gitignore` that
 //! excludes a folder and some files, and times TextSearch (called in-process,
 //! as the server calls it) on literal and regex queries. When `rg` is on the
@@ -11,6 +11,11 @@
 //! counts every match, as TextSearch does; the ratio is ours over ripgrep's.
 //! Times are medians of runs taken in turns, with the file system cache warm
 //! for both.
+//!
+//! The large-note case is one 50 MB Markdown file: TextSearch with
+//! `filePath` and TextInspect's search mode (which also hashes the file for
+//! its `fileHash`), each showing matches with their nearest heading, next to
+//! `rg -n` on the same file.
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -41,9 +46,11 @@ const WORDS: &[&str] = &[
 ];
 
 fn main() {
-    let sizes: Vec<usize> = match std::env::args().skip(1).find(|a| a != "--bench") {
-        Some(n) => vec![n.parse().expect("a number of files")],
-        None => vec![5_000, 50_000],
+    let only = std::env::args().skip(1).find(|a| a != "--bench");
+    let (sizes, large_note): (Vec<usize>, bool) = match only.as_deref() {
+        Some("note") => (Vec::new(), true),
+        Some(n) => (vec![n.parse().expect("a number of files, or note")], false),
+        None => (vec![5_000, 50_000], true),
     };
     let rg = Command::new("rg")
         .arg("--version")
@@ -67,7 +74,7 @@ fn main() {
         "{:<8} {:<17} {:>8} {:>12} {:>12} {:>7} {:>12}",
         "files", "query", "matches", "TextSearch", "rg -c", "ratio", "rg -n"
     );
-    for files in sizes {
+    for files in sizes.iter().copied() {
         let dir = tempfile::tempdir().expect("temp dir");
         let root = std::fs::canonicalize(dir.path()).unwrap().join("tree");
         let started = Instant::now();
@@ -134,6 +141,9 @@ fn main() {
                 lines.map_or("-".into(), ms),
             );
         }
+    }
+    if large_note {
+        search_large_note(rg.is_some());
     }
 }
 
@@ -261,6 +271,131 @@ fn note(rng: &mut Rng, i: usize) -> String {
             _ => {}
         }
         out.push('\n');
+    }
+    out
+}
+
+/// Queries for the large note: label, text, whether it is a regex.
+const NOTE_QUERIES: &[Query] = &[
+    ("literal, rare", "the last word on compost", false),
+    ("literal, common", "project", false),
+    ("regex, line end", r"next week\.$", true),
+];
+
+/// TextSearch and TextInspect on one 50 MB note, next to `rg -n`.
+fn search_large_note(with_rg: bool) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = std::fs::canonicalize(dir.path()).unwrap().join("notes");
+    std::fs::create_dir_all(&root).unwrap();
+    let file = root.join("big.md");
+    let text = large_note(50_000_000);
+    std::fs::write(&file, &text).unwrap();
+    let workspace =
+        Arc::new(Workspace::new(vec![root.clone()], WorkspaceOptions::default()).unwrap());
+    let registry = Registry::new(&Toolset::ALL, false);
+    let ctx = ToolContext::new(workspace, Arc::new(Settings::default()));
+    println!();
+    println!(
+        "one note of {:.1} MB, {} lines",
+        text.len() as f64 / 1e6,
+        text.lines().count()
+    );
+    println!(
+        "{:<17} {:>8} {:>12} {:>7} {:>12} {:>7} {:>12}",
+        "query", "matches", "TextSearch", "ratio", "TextInspect", "ratio", "rg -n"
+    );
+    for &(label, query, regex) in NOTE_QUERIES {
+        let search = json!({"query": query, "regex": regex, "filePath": "big.md"});
+        let inspect =
+            json!({"filePath": "big.md", "mode": "search", "query": query, "regex": regex});
+        let (mut ours, mut inspected, mut lines) = (Vec::new(), Vec::new(), Vec::new());
+        let mut total = 0;
+        for round in 0..=9 {
+            let started = Instant::now();
+            let result = registry
+                .call(&ctx, "TextSearch", search.clone())
+                .unwrap_or_else(|e| panic!("TextSearch failed: {e}"));
+            let search_time = started.elapsed();
+            total = result["totalMatches"].as_u64().unwrap_or(0);
+            let first = &result["files"][0]["matches"][0];
+            assert!(
+                first["nearestHeading"]["text"].is_string(),
+                "no nearest heading: {first}"
+            );
+            let started = Instant::now();
+            let inspected_result = registry
+                .call(&ctx, "TextInspect", inspect.clone())
+                .unwrap_or_else(|e| panic!("TextInspect failed: {e}"));
+            let inspect_time = started.elapsed();
+            assert_eq!(inspected_result["totalMatches"].as_u64(), Some(total));
+            let rg_time = with_rg.then(|| ripgrep_file(&file, query, regex));
+            if round > 0 {
+                ours.push(search_time);
+                inspected.push(inspect_time);
+                lines.extend(rg_time);
+            }
+        }
+        let (ours, inspected) = (median(ours), median(inspected));
+        let lines = (!lines.is_empty()).then(|| median(lines));
+        let ratio = |t: Duration| {
+            lines.map_or("-".into(), |l| {
+                format!("{:.2}x", t.as_secs_f64() / l.as_secs_f64())
+            })
+        };
+        println!(
+            "{:<17} {:>8} {:>12} {:>7} {:>12} {:>7} {:>12}",
+            label,
+            total,
+            ms(ours),
+            ratio(ours),
+            ms(inspected),
+            ratio(inspected),
+            lines.map_or("-".into(), ms),
+        );
+    }
+}
+
+/// `rg -n` on one file, case-insensitive like TextSearch; its time.
+fn ripgrep_file(file: &Path, query: &str, regex: bool) -> Duration {
+    let mut command = Command::new("rg");
+    command.args(["--no-config", "--ignore-case", "--crlf", "-n"]);
+    if !regex {
+        command.arg("--fixed-strings");
+    }
+    command
+        .arg("--regexp")
+        .arg(query)
+        .arg(file)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    let started = Instant::now();
+    command.output().expect("rg runs");
+    started.elapsed()
+}
+
+/// A Markdown note of about `size` bytes: frontmatter, then sections of
+/// prose with headings, lists and fenced code (with `#` comments in it);
+/// one rare phrase near the end.
+fn large_note(size: usize) -> String {
+    let mut rng = Rng(0xD1B5_4A32_D192_ED03);
+    let mut out = String::with_capacity(size + 4096);
+    out.push_str("---\ntitle: Garden journal\ntags: [garden, log]\n---\n# Garden journal\n\n");
+    let mut part = 0;
+    while out.len() < size {
+        part += 1;
+        let note = note(&mut rng, part);
+        // Each generated note's own frontmatter would be text in mid-document.
+        let body = note
+            .split_once("---\n# ")
+            .map_or(note.as_str(), |(_, rest)| rest);
+        out.push_str("## ");
+        out.push_str(
+            body.replacen("## Section", "### Section", usize::MAX)
+                .as_str(),
+        );
+        if out.len() + 200 >= size && !out.contains("the last word on compost") {
+            out.push_str("And that is the last word on compost for this year.\n\n");
+        }
     }
     out
 }

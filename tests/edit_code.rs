@@ -182,7 +182,17 @@ fn overwrite_file_creates_and_replaces_keeping_line_endings() {
         vault.read_string("pkg/new/mod.py"),
         "def f():\n    return 1\n"
     );
-    assert!(created["message"].as_str().unwrap().starts_with("Created"));
+    let message = created["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("Created") && message.ends_with("mod.py (2 lines)"),
+        "{message}"
+    );
+    let one = vault.ok(
+        "edit_code",
+        json!({"file_path": "one.py", "new_content": "x = 1\n", "strategy": "overwrite_file"}),
+    );
+    let message = one["message"].as_str().unwrap();
+    assert!(message.ends_with("one.py (1 line)"), "{message}");
     vault.write("app.py", PY);
     vault.ok(
         "edit_code",

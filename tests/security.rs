@@ -666,7 +666,10 @@ fn a_generated_token_is_printed_once_with_a_client_configuration() {
         let log = server.log();
         if let Some(token) = log
             .lines()
-            .find_map(|l| l.trim().strip_prefix("Authorization: Bearer "))
+            .find_map(|l| {
+                l.split_once("Authorization: Bearer ")
+                    .map(|(_, t)| t.trim())
+            })
             .map(str::to_string)
             && log.contains("\"headers\"")
         {

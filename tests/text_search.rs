@@ -398,3 +398,75 @@ fn results_do_not_depend_on_thread_timing() {
     assert_eq!(paths, sorted);
     assert_eq!(first["totalMatches"], 400);
 }
+
+#[test]
+fn line_anchors_match_at_every_line_as_in_text_inspect() {
+    let v = vault();
+    v.write(
+        "notes/anchors.md",
+        "# Anchors\n\nends with todo\ntodo starts\r\nmiddle todo here\nlast todo",
+    );
+    for (query, lines) in [("todo$", vec![3, 6]), ("^todo", vec![4])] {
+        let found = search(
+            &v,
+            json!({"query": query, "regex": true, "filePath": "notes/anchors.md"}),
+        );
+        let shown: Vec<u64> = found["files"][0]["matches"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["line"].as_u64().unwrap())
+            .collect();
+        assert_eq!(shown, lines, "{query}: {found:#}");
+        let inspected = v.ok(
+            "TextInspect",
+            json!({"filePath": "notes/anchors.md", "mode": "search", "query": query, "regex": true}),
+        );
+        assert_eq!(inspected["totalMatches"], found["totalMatches"], "{query}");
+        assert_eq!(
+            found["files"][0]["matches"][0]["nearestHeading"]["text"],
+            "Anchors"
+        );
+    }
+}
+
+#[test]
+fn a_large_file_shows_the_same_matches_from_its_first_match_on() {
+    let v = vault();
+    let mut text = String::from("# Top\n\n");
+    for i in 0..20_000 {
+        text.push_str(&format!("line {i} of filler text\n"));
+        if i == 10_000 {
+            text.push_str("## Middle\n\n```\n# not a heading, but the needle is here\n```\n");
+        }
+    }
+    text.push_str("\nLate\n----\n\nthe needle again\n");
+    v.write("big.md", &text);
+    let found = search(
+        &v,
+        json!({"query": "needle", "filePath": "big.md", "contextLines": 2}),
+    );
+    let matches = &found["files"][0]["matches"];
+    assert_eq!(found["totalMatches"], 2);
+    assert_eq!(matches[0]["line"], 10_007);
+    assert_eq!(
+        matches[0]["text"],
+        "# not a heading, but the needle is here"
+    );
+    assert_eq!(matches[0]["context"]["before"], json!(["", "```"]));
+    assert_eq!(
+        matches[0]["context"]["after"],
+        json!(["```", "line 10001 of filler text"])
+    );
+    assert_eq!(
+        matches[0]["nearestHeading"],
+        json!({"level": 2, "text": "Middle", "line": 10_004})
+    );
+    assert_eq!(matches[1]["line"], 20_012);
+    assert_eq!(matches[1]["context"]["before"], json!(["----", ""]));
+    assert_eq!(matches[1]["context"]["after"], json!([]));
+    assert_eq!(
+        matches[1]["nearestHeading"],
+        json!({"level": 2, "text": "Late", "line": 20_009})
+    );
+}

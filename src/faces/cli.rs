@@ -7,7 +7,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use clap::{Args, Parser, Subcommand};
+use clap::parser::ValueSource;
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use serde_json::Value;
 
 use super::auth::HttpAuth;
@@ -64,7 +65,8 @@ pub struct Cli {
 #[derive(Debug, Clone, Args)]
 pub struct ServerOptions {
     /// Serve MCP over streamable HTTP at ADDR (path /mcp) instead of stdio: HOST:PORT, or a bare PORT for 127.0.0.1:PORT.
-    #[arg(long, value_name = "ADDR", env = "MCP_TEXT_HTTP", global = true)]
+    // Not global: `call` and `tools` serve nothing, so their help leaves it out.
+    #[arg(long, value_name = "ADDR", env = "MCP_TEXT_HTTP")]
     pub http: Option<String>,
 
     /// Comma-separated toolsets to switch on: text, files, code, editor, history, batch, links, or all.
@@ -124,8 +126,7 @@ pub struct ServerOptions {
         long = "allowed-host",
         value_name = "HOST",
         env = "MCP_TEXT_ALLOWED_HOSTS",
-        value_delimiter = ',',
-        global = true
+        value_delimiter = ','
     )]
     pub allowed_hosts: Vec<String>,
 
@@ -134,17 +135,16 @@ pub struct ServerOptions {
         long,
         value_name = "TOKEN",
         env = "MCP_TEXT_HTTP_TOKEN",
-        hide_env_values = true,
-        global = true
+        hide_env_values = true
     )]
     pub http_token: Option<String>,
 
     /// With --http on a loopback address, accept requests without a token: every program of every user on this machine can then use the tools.
-    #[arg(long, env = "MCP_TEXT_HTTP_NO_AUTH", global = true)]
+    #[arg(long, env = "MCP_TEXT_HTTP_NO_AUTH")]
     pub http_no_auth: bool,
 
     /// With --http, the most client sessions alive at once; more are refused with HTTP 503 until one ends (closed by its client, or 30 minutes without requests).
-    #[arg(long, value_name = "N", env = "MCP_TEXT_HTTP_MAX_SESSIONS", default_value_t = super::http::DEFAULT_MAX_SESSIONS as u32, value_parser = clap::value_parser!(u32).range(1..), global = true)]
+    #[arg(long, value_name = "N", env = "MCP_TEXT_HTTP_MAX_SESSIONS", default_value_t = super::http::DEFAULT_MAX_SESSIONS as u32, value_parser = clap::value_parser!(u32).range(1..))]
     pub http_max_sessions: u32,
 
     /// Largest request a client may send at once (a stdio line or an HTTP body), e.g. 64MB; larger ones are refused unread.
@@ -172,12 +172,18 @@ fn extensions_help() -> String {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Call one tool and print its result JSON (exit status 1 on a tool error).
+    ///
+    /// The root folders may come before `call`, after the arguments, or as
+    /// --root; all of them are used, the first one for relative paths.
     Call {
         /// The tool's name, e.g. TextRead.
         tool: String,
         /// The arguments as a JSON object; '-' or nothing reads them from stdin.
         args: Option<String>,
-        /// Root folder (repeatable; default: the current folder).
+        /// Root folders (default: those before `call`, else MCP_TEXT_ROOTS, else the current folder).
+        #[arg(value_name = "ROOT")]
+        trailing_roots: Vec<PathBuf>,
+        /// Root folder (repeatable).
         #[arg(long = "root", value_name = "DIR")]
         roots: Vec<PathBuf>,
     },
@@ -186,6 +192,11 @@ pub enum Command {
         /// Print the list as MCP's tools/list returns it.
         #[arg(long)]
         json: bool,
+    },
+    /// Print a shell completion script, e.g. `mcp-server-text completions bash > ~/.local/share/bash-completion/completions/mcp-server-text`.
+    Completions {
+        /// The shell: bash, zsh, fish, elvish or powershell.
+        shell: clap_complete::Shell,
     },
 }
 
@@ -314,13 +325,80 @@ fn init_logging(level: &str) {
         .try_init();
 }
 
+/// The options that only an HTTP server uses, by argument id and by flag:
+/// typed with a subcommand, they would be silently ignored.
+const HTTP_ONLY_FLAGS: [(&str, &str); 5] = [
+    ("http", "--http"),
+    ("http_token", "--http-token"),
+    ("http_no_auth", "--http-no-auth"),
+    ("http_max_sessions", "--http-max-sessions"),
+    ("allowed_hosts", "--allowed-host"),
+];
+
 /// Runs the program.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let matches = Cli::command().get_matches();
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
+    let roots_from_env = matches.value_source("roots") == Some(ValueSource::EnvVariable);
+    if let Some(command) = &cli.command
+        && let Some(flag) = HTTP_ONLY_FLAGS
+            .iter()
+            .find(|(id, _)| matches.value_source(id) == Some(ValueSource::CommandLine))
+            .map(|(_, flag)| flag)
+    {
+        return fail(format!(
+            "{flag} is about serving MCP over HTTP, which `{}` does not do; leave it out, or leave out `{}` to serve",
+            command.name(),
+            command.name()
+        ));
+    }
     match cli.command {
-        Some(Command::Call { tool, args, roots }) => call(&cli.options, roots, &tool, args),
+        Some(Command::Call {
+            tool,
+            args,
+            trailing_roots,
+            roots,
+        }) => {
+            // Folders the user typed anywhere on the line win over MCP_TEXT_ROOTS.
+            let before = if roots_from_env {
+                Vec::new()
+            } else {
+                cli.roots.clone()
+            };
+            let typed: Vec<PathBuf> = before
+                .into_iter()
+                .chain(roots)
+                .chain(trailing_roots)
+                .collect();
+            let roots = if typed.is_empty() { cli.roots } else { typed };
+            call(&cli.options, roots, &tool, args)
+        }
         Some(Command::Tools { json }) => list_tools(&cli.options, json),
+        Some(Command::Completions { shell }) => {
+            let mut command = Cli::command();
+            clap_complete::generate(
+                shell,
+                &mut command,
+                "mcp-server-text",
+                &mut std::io::stdout(),
+            );
+            ExitCode::SUCCESS
+        }
         None => serve(&cli.options, cli.roots),
+    }
+}
+
+impl Command {
+    /// The subcommand's name on the command line.
+    fn name(&self) -> &'static str {
+        match self {
+            Command::Call { .. } => "call",
+            Command::Tools { .. } => "tools",
+            Command::Completions { .. } => "completions",
+        }
     }
 }
 
@@ -367,6 +445,13 @@ fn call(
     } else {
         match serde_json::from_str(&raw) {
             Ok(v) => v,
+            Err(_) if std::path::Path::new(raw.trim()).is_dir() => {
+                return fail(format!(
+                    "'{}' is a folder, not the tool's arguments: put the JSON arguments first, e.g. `call {tool} '{{...}}' {}`, or '-' to read them from stdin",
+                    raw.trim(),
+                    raw.trim()
+                ));
+            }
             Err(e) => return fail(format!("the arguments are not valid JSON: {e}")),
         }
     };
@@ -480,8 +565,9 @@ fn serve(options: &ServerOptions, roots: Vec<PathBuf>) -> ExitCode {
                 super::http::serve_http(server, config, listening).await
             }
             None => {
+                let stop = super::http::shutdown_requested();
                 banner.announce(None);
-                super::stdio::serve_stdio(server, max_request).await
+                serve_stdio_until_stopped(server, max_request, stop).await
             }
         }
     });
@@ -513,6 +599,49 @@ fn http_config(
     })
 }
 
+/// Serves stdio until the client leaves or Ctrl-C (or SIGTERM) asks to stop:
+/// then, as over HTTP, calls under way finish and are answered, new ones are
+/// turned away, and the process exits with status 0.
+async fn serve_stdio_until_stopped(
+    server: TextServer,
+    max_request: usize,
+    stop: impl std::future::Future<Output = ()>,
+) -> Result<(), String> {
+    let calls = server.calls();
+    let serving = super::stdio::serve_stdio(server, max_request);
+    tokio::pin!(serving);
+    tokio::select! {
+        ended = &mut serving => return ended,
+        () = stop => {}
+    }
+    log_stopping(calls.running());
+    let drained = async {
+        if !calls.close_and_wait(super::http::DRAIN_LIMIT).await {
+            tracing::warn!(
+                "{} call(s) still running; their client will get no answer, but each edit either lands whole or not at all",
+                calls.running()
+            );
+        }
+        tokio::time::sleep(super::http::ANSWER_GRACE).await;
+    };
+    // Keep the transport going while the calls finish, so their answers go
+    // out; a client that leaves meanwhile is no failure, it was asked to.
+    tokio::select! {
+        ended = &mut serving => {
+            if let Err(error) = ended {
+                tracing::debug!("while stopping: {error}");
+            }
+        }
+        () = drained => {}
+    }
+    Ok(())
+}
+
+/// The one line both transports log when asked to stop.
+pub(crate) fn log_stopping(running: usize) {
+    tracing::info!("stopping (Ctrl-C or SIGTERM): finishing {running} call(s) in progress");
+}
+
 /// How long the server waits, once its transport has ended, for tool calls
 /// still running before it exits.
 const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
@@ -534,6 +663,23 @@ struct Banner {
 }
 
 impl Banner {
+    /// A `call` command line that works on the first root as given, from
+    /// the shell the server was started in.
+    fn try_hint(&self) -> String {
+        let root = self.roots.first().map_or(".", String::as_str);
+        let has_readme = std::path::Path::new(root).join("README.md").is_file();
+        let (tool, args) = if has_readme {
+            ("TextInspect", r#"'{"filePath": "README.md"}'"#)
+        } else {
+            ("ListFiles", r#"'{"path": "."}'"#)
+        };
+        format!(
+            "{} call {tool} {args} --root {}",
+            program_invocation(),
+            shell_quote(root)
+        )
+    }
+
     fn of(setup: &Setup, bound: &RootsBound) -> Banner {
         Banner {
             roots: setup
@@ -573,7 +719,6 @@ impl Banner {
         match http {
             None => {
                 text.push_str("  waiting for an MCP client on stdin (this is not an interactive prompt; Ctrl-C quits)\n");
-                text.push_str("  to try a tool by hand: mcp-server-text call TextInspect '{\"filePath\": \"README.md\"}'\n");
             }
             Some((addr, auth)) => {
                 let host = if addr.ip().is_unspecified() {
@@ -591,13 +736,64 @@ impl Banner {
                 text.push_str("  waiting for MCP clients (Ctrl-C quits)\n");
             }
         }
-        if std::io::stdin().is_terminal() || http.is_some() {
+        text.push_str(&format!("  to try a tool by hand: {}\n", self.try_hint()));
+        if std::io::stderr().is_terminal() {
             eprint!("{text}");
         } else {
             for line in text.lines() {
                 tracing::info!("{}", line.trim());
             }
         }
+    }
+}
+
+/// How to start this program again from the same shell: the `cargo run`
+/// form under cargo, the bare name when `PATH` finds this very binary, else
+/// its path.
+fn program_invocation() -> String {
+    let exe = std::env::current_exe().ok();
+    if std::env::var_os("CARGO").is_some() && std::env::var_os("CARGO_MANIFEST_DIR").is_some() {
+        let release = exe.as_ref().is_some_and(|p| {
+            p.parent()
+                .and_then(|dir| dir.file_name())
+                .is_some_and(|name| name == "release")
+        });
+        return if release {
+            "cargo run --release --".into()
+        } else {
+            "cargo run --".into()
+        };
+    }
+    let name = "mcp-server-text";
+    let on_path = std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|dir| dir.join(name))
+            .find(|candidate| candidate.is_file())
+    });
+    let same = |a: &std::path::Path, b: &std::path::Path| match (
+        std::fs::canonicalize(a),
+        std::fs::canonicalize(b),
+    ) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    match (&exe, &on_path) {
+        (Some(exe), Some(found)) if same(exe, found) => name.into(),
+        (Some(exe), _) => shell_quote(&exe.display().to_string()),
+        (None, _) => name.into(),
+    }
+}
+
+/// `text` as one shell word: as it is when that is safe, else in single quotes.
+fn shell_quote(text: &str) -> String {
+    let safe = !text.is_empty()
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"/._-+:,=@%".contains(&b));
+    if safe {
+        text.to_string()
+    } else {
+        format!("'{}'", text.replace('\'', r"'\''"))
     }
 }
 
@@ -629,7 +825,13 @@ mod tests {
 
     #[test]
     fn cli_definition_is_consistent() {
-        use clap::CommandFactory;
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn shell_words() {
+        assert_eq!(shell_quote("example-vault"), "example-vault");
+        assert_eq!(shell_quote("/tmp/my notes"), "'/tmp/my notes'");
+        assert_eq!(shell_quote("it's"), r"'it'\''s'");
     }
 }

@@ -38,11 +38,11 @@ pub const SESSION_IDLE: Duration = Duration::from_secs(30 * 60);
 
 /// How long a shutdown waits for running calls: longer than an edit normally
 /// takes, shorter than the patience of whoever pressed Ctrl-C.
-const DRAIN_LIMIT: Duration = Duration::from_secs(10);
+pub(crate) const DRAIN_LIMIT: Duration = Duration::from_secs(10);
 
 /// How long a shutdown waits, after the last call returned, for its answer
 /// to be sent.
-const ANSWER_GRACE: Duration = Duration::from_millis(200);
+pub(crate) const ANSWER_GRACE: Duration = Duration::from_millis(200);
 
 /// How an HTTP server listens and whom it lets in.
 #[derive(Clone)]
@@ -145,14 +145,12 @@ pub async fn serve_http(
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    let stop = shutdown_requested();
     listening(listener.local_addr().unwrap_or(addr));
     axum::serve(listener, router)
         .with_graceful_shutdown(async move {
-            shutdown_requested().await;
-            tracing::info!(
-                "shutting down: finishing {} call(s) in progress",
-                calls.running()
-            );
+            stop.await;
+            super::cli::log_stopping(calls.running());
             // Calls under way finish and are answered while their sessions
             // still exist; new ones are turned away unrun.
             if !calls.close_and_wait(DRAIN_LIMIT).await {
@@ -175,26 +173,43 @@ pub async fn serve_http(
 }
 
 /// Waits for Ctrl-C, or on Unix also SIGTERM (what service managers send).
-async fn shutdown_requested() {
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        match signal(SignalKind::terminate()) {
-            Ok(mut terminate) => {
+/// The handlers are in place once this returns, before the future is first
+/// polled, so a signal sent right after the startup text is not missed.
+#[cfg(unix)]
+pub(crate) fn shutdown_requested() -> impl std::future::Future<Output = ()> + Send + 'static {
+    use tokio::signal::unix::{SignalKind, signal};
+    let interrupt = signal(SignalKind::interrupt());
+    let terminate = signal(SignalKind::terminate());
+    async move {
+        match (interrupt, terminate) {
+            (Ok(mut interrupt), Ok(mut terminate)) => {
                 tokio::select! {
-                    _ = tokio::signal::ctrl_c() => {}
+                    _ = interrupt.recv() => {}
                     _ = terminate.recv() => {}
                 }
-                return;
             }
-            Err(error) => tracing::warn!("SIGTERM will not stop the server cleanly: {error}"),
+            (Ok(mut interrupt), Err(error)) => {
+                tracing::warn!("SIGTERM will not stop the server cleanly: {error}");
+                interrupt.recv().await;
+            }
+            (Err(error), _) => {
+                // Without a handler the default action still ends the
+                // process, so keep serving rather than stop at once.
+                tracing::warn!("Ctrl-C will not stop the server cleanly: {error}");
+                std::future::pending::<()>().await;
+            }
         }
     }
-    if let Err(error) = tokio::signal::ctrl_c().await {
-        // Without a handler the default action still ends the process, so
-        // keep serving rather than stop at once.
-        tracing::warn!("Ctrl-C will not stop the server cleanly: {error}");
-        std::future::pending::<()>().await;
+}
+
+/// Waits for Ctrl-C.
+#[cfg(not(unix))]
+pub(crate) fn shutdown_requested() -> impl std::future::Future<Output = ()> + Send + 'static {
+    async {
+        if let Err(error) = tokio::signal::ctrl_c().await {
+            tracing::warn!("Ctrl-C will not stop the server cleanly: {error}");
+            std::future::pending::<()>().await;
+        }
     }
 }
 

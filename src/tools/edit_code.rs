@@ -630,10 +630,11 @@ fn overwrite_output(edited: Edited<CodePlan>) -> EditCodeOutput {
             edited.before.line_count()
         )
     } else {
+        let lines = edited.after.line_count();
         format!(
-            "Created {} ({} lines)",
+            "Created {} ({lines} line{})",
             edited.path.display(),
-            edited.after.line_count()
+            if lines == 1 { "" } else { "s" }
         )
     };
     let lines = edited.after.line_count();

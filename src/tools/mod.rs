@@ -25,6 +25,7 @@ pub mod planned_edit;
 pub mod registry;
 pub mod remove_file;
 pub mod replace_across;
+pub mod schema;
 pub mod target;
 pub mod templates;
 pub mod text_inspect;

@@ -490,11 +490,6 @@ fn search(
     context: usize,
     markdown: bool,
 ) -> Result<(Vec<SearchMatch>, usize), ToolError> {
-    // The outline is only needed for the nearest heading of a match.
-    let outline = std::cell::OnceCell::new();
-    let outline = |text: &str| -> Option<&MarkdownOutline> {
-        markdown.then(|| outline.get_or_init(|| markdown::parse_sections(text)))
-    };
     let pattern = if regex {
         query.to_string()
     } else {
@@ -543,20 +538,24 @@ fn search(
                 .map(|k| cut(doc.line(k), MAX_CONTEXT_LINE))
                 .collect(),
         });
-        let nearest_heading = outline(text)
-            .and_then(|o| o.nearest_heading(line))
-            .map(|h| NearestHeading {
-                level: h.level,
-                text: h.text.clone(),
-                line: h.line,
-            });
         matches.push(SearchMatch {
             line,
             column,
             text: cut(doc.line(line), MAX_CONTEXT_LINE),
             context,
-            nearest_heading,
+            nearest_heading: None,
         });
+    }
+    // Headings are looked for only as far as the last match shown.
+    if markdown && let Some(last) = matches.last().map(|m| m.line) {
+        let headings = markdown::headings_through(text, last);
+        for m in &mut matches {
+            m.nearest_heading = headings.nearest(m.line).map(|h| NearestHeading {
+                level: h.level,
+                text: h.text,
+                line: h.line,
+            });
+        }
     }
     Ok((matches, total))
 }

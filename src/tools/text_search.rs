@@ -16,10 +16,9 @@ use super::context::ToolContext;
 use super::error::ToolError;
 use super::text_inspect::{MatchContext, NearestHeading, SearchMatch};
 use super::tool::{Effects, Tool, Toolset};
-use crate::text::document::Document;
 use crate::text::excerpt::{MAX_CONTEXT_LINE, brief, clip_middle, cut, cut_around};
 use crate::text::format::{Format, format_of};
-use crate::text::markdown::{self, MarkdownOutline};
+use crate::text::markdown::{self, HeadingsThrough};
 use crate::workspace::WorkspaceError;
 use crate::workspace::roots::ResolvedPath;
 use crate::workspace::search::{
@@ -408,7 +407,10 @@ impl Details<'_> {
             if shown >= max {
                 break;
             }
-            let doc = match self.ctx.workspace.read_resolved(&hits.path, None) {
+            // Neither the hash nor a line index: a large file is read, searched
+            // from its first match on, and scanned for headings only as far as
+            // the last match shown.
+            let doc = match self.ctx.workspace.read_resolved_text(&hits.path, None) {
                 Ok(doc) => doc,
                 Err(error) => {
                     // It changed or vanished since the walk read it.
@@ -419,16 +421,18 @@ impl Details<'_> {
                     continue;
                 }
             };
-            let found = self.pattern.find(doc.text(), max - shown);
-            if found.is_empty() {
+            let text = doc.text();
+            let limit = (max - shown).min(hits.matches.max(1));
+            let found = self.pattern.find_from(text, hits.first_line_start, limit);
+            let Some(last) = found.last() else {
                 continue;
-            }
+            };
             shown += found.len();
-            let outline = (format_of(&hits.path.real) == Format::Markdown)
-                .then(|| markdown::parse_sections(doc.text()));
+            let headings = (format_of(&hits.path.real) == Format::Markdown)
+                .then(|| markdown::headings_through(text, last.line));
             let matches = found
                 .iter()
-                .map(|m| self.one_match(&doc, m, outline.as_ref()))
+                .map(|m| self.one_match(text, m, headings.as_ref()))
                 .collect();
             results.push(FileResult {
                 file_path: hits.path.display(),
@@ -441,34 +445,61 @@ impl Details<'_> {
 
     fn one_match(
         &self,
-        doc: &Document,
+        text: &str,
         m: &LineMatch,
-        outline: Option<&MarkdownOutline>,
+        headings: Option<&HeadingsThrough<'_>>,
     ) -> SearchMatch {
-        let line = m.line;
+        let (line_text, next) = line_at(text, m.line_start);
         let n = self.context_lines;
-        let context = (n > 0).then(|| MatchContext {
-            before: (line.saturating_sub(n).max(1)..line)
-                .map(|k| cut(doc.line(k), MAX_CONTEXT_LINE))
-                .collect(),
-            after: (line + 1..=(line + n).min(doc.line_count()))
-                .map(|k| cut(doc.line(k), MAX_CONTEXT_LINE))
-                .collect(),
+        let context = (n > 0).then(|| {
+            let mut before = Vec::with_capacity(n);
+            let mut start = m.line_start;
+            while before.len() < n && start > 0 {
+                start = previous_line_start(text, start);
+                before.push(cut(line_at(text, start).0, MAX_CONTEXT_LINE));
+            }
+            before.reverse();
+            let mut after = Vec::with_capacity(n);
+            let mut start = next;
+            while after.len() < n && start < text.len() {
+                let (line, following) = line_at(text, start);
+                after.push(cut(line, MAX_CONTEXT_LINE));
+                start = following;
+            }
+            MatchContext { before, after }
         });
         SearchMatch {
-            line,
+            line: m.line,
             column: m.column,
-            text: cut_around(doc.line(line), m.start, MAX_CONTEXT_LINE),
+            text: cut_around(line_text, m.start, MAX_CONTEXT_LINE),
             context,
-            nearest_heading: outline.and_then(|o| o.nearest_heading(line)).map(|h| {
-                NearestHeading {
+            nearest_heading: headings
+                .and_then(|h| h.nearest(m.line))
+                .map(|h| NearestHeading {
                     level: h.level,
-                    text: h.text.clone(),
+                    text: h.text,
                     line: h.line,
-                }
-            }),
+                }),
         }
     }
+}
+
+/// The line that starts at byte `start` (without its ending, by the line
+/// model: `\n`, or `\r\n`), and where the next line starts.
+fn line_at(text: &str, start: usize) -> (&str, usize) {
+    let rest = &text[start..];
+    match memchr::memchr(b'\n', rest.as_bytes()) {
+        Some(at) => {
+            let line = &rest[..at];
+            (line.strip_suffix('\r').unwrap_or(line), start + at + 1)
+        }
+        None => (rest, text.len()),
+    }
+}
+
+/// Where the line before the one starting at byte `start` (> 0) starts.
+fn previous_line_start(text: &str, start: usize) -> usize {
+    memchr::memrchr(b'\n', &text.as_bytes()[..start - 1]).map_or(0, |at| at + 1)
 }
 
 fn more_note(
@@ -534,6 +565,18 @@ mod tests {
         super::super::args::parse_args::<TextSearchParams>("TextSearch", args)
             .unwrap()
             .0
+    }
+
+    #[test]
+    fn lines_around_an_offset_follow_the_line_model() {
+        let text = "one\r\ntwo\rstill two\n\nlast";
+        assert_eq!(line_at(text, 0), ("one", 5));
+        assert_eq!(line_at(text, 5), ("two\rstill two", 19));
+        assert_eq!(line_at(text, 19), ("", 20));
+        assert_eq!(line_at(text, 20), ("last", text.len()));
+        assert_eq!(previous_line_start(text, 20), 19);
+        assert_eq!(previous_line_start(text, 19), 5);
+        assert_eq!(previous_line_start(text, 5), 0);
     }
 
     #[test]

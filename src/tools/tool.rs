@@ -13,6 +13,7 @@ use serde_json::{Map, Value};
 use super::args::parse_args;
 use super::context::ToolContext;
 use super::error::ToolError;
+use super::schema;
 
 /// The toolsets a server can switch on (`--toolsets`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -185,8 +186,8 @@ impl ToolEntry {
             toolset: T::TOOLSET,
             effects: T::EFFECTS,
             description: T::description(),
-            input_schema: Arc::new(schema_object::<T::Params>(false)),
-            output_schema: Arc::new(schema_object::<T::Output>(true)),
+            input_schema: Arc::new(schema::input_schema::<T::Params>()),
+            output_schema: Arc::new(schema::output_schema::<T::Output>()),
             call: Arc::new(|ctx, args| {
                 let (params, notes) =
                     parse_args::<T::Params>(T::NAME, args).map_err(T::advise_invalid_args)?;
@@ -219,24 +220,4 @@ pub fn add_notes(value: &mut Value, notes: Vec<String>) {
         };
         map.insert("note".into(), Value::String(note));
     }
-}
-
-/// A JSON schema as an object with `type: object` at the root, subschemas
-/// inlined where possible (some clients do not follow `$ref`).
-fn schema_object<T: JsonSchema>(for_output: bool) -> Map<String, Value> {
-    let mut settings = schemars::generate::SchemaSettings::draft2020_12();
-    settings.inline_subschemas = true;
-    if for_output {
-        settings = settings.for_serialize();
-    }
-    let schema = settings.into_generator().into_root_schema_for::<T>();
-    let mut map = match serde_json::to_value(schema) {
-        Ok(Value::Object(map)) => map,
-        _ => Map::new(),
-    };
-    map.remove("title");
-    map.remove("$schema");
-    map.entry("type")
-        .or_insert_with(|| Value::String("object".into()));
-    map
 }

@@ -294,12 +294,23 @@ impl Workspace {
         path: &ResolvedPath,
         encoding: Option<TextEncoding>,
     ) -> Result<Document, WorkspaceError> {
-        let (root, rel) = self.handle(path)?;
-        let doc = beneath::open_for_reading(&root, &rel)
-            .and_then(|file| read::read_document(&file, self.options.max_file_size, encoding))
-            .map_err(|error| self.read_error(path, error))?;
+        let doc = self.read_resolved_text(path, encoding)?;
         warm(&doc, || ());
         Ok(doc)
+    }
+
+    /// Reads a resolved file for its text alone: unlike
+    /// [`Workspace::read_resolved`], it leaves the hash and the line index
+    /// to be worked out only if asked for (a search shows neither).
+    pub fn read_resolved_text(
+        &self,
+        path: &ResolvedPath,
+        encoding: Option<TextEncoding>,
+    ) -> Result<Document, WorkspaceError> {
+        let (root, rel) = self.handle(path)?;
+        beneath::open_for_reading(&root, &rel)
+            .and_then(|file| read::read_document(&file, self.options.max_file_size, encoding))
+            .map_err(|error| self.read_error(path, error))
     }
 
     /// Takes the write lock of a resolved file: an OS lock on the file

@@ -57,6 +57,27 @@ pub(crate) fn scan(text: &str, first_line: usize) -> Scan<'_> {
     scanner.finish(count)
 }
 
+/// Scans like [`scan`], but only as far as needed to know every top-level
+/// heading that starts at or before line `last`: through `last`, and on
+/// while a paragraph is open, since an underline further down can still
+/// make it a setext heading. The scan is online, so every heading it reports
+/// is one [`scan`] reports too. `line_count` is the number of lines read.
+pub(crate) fn scan_through(text: &str, first_line: usize, last: usize) -> Scan<'_> {
+    let mut scanner = Scanner::new(text);
+    let mut count = 0;
+    for (i, line) in split_lines(text).enumerate() {
+        if i >= last && i + 1 >= first_line && scanner.leaf != Leaf::Paragraph {
+            break;
+        }
+        count = i + 1;
+        if count < first_line {
+            continue;
+        }
+        scanner.line(count, line);
+    }
+    scanner.finish(count)
+}
+
 /// An open container block.
 #[derive(Debug, Clone, Copy)]
 enum Container {

@@ -44,6 +44,7 @@ mod link_references;
 mod link_rewrite;
 mod link_target;
 mod links;
+mod nearest_heading;
 mod sections;
 mod slugs;
 mod vault;
@@ -66,6 +67,7 @@ pub use link_rewrite::{
 };
 pub use link_target::{LinkTarget, WikiFragment, classify};
 pub use links::{Link, LinkKind, parse_links};
+pub use nearest_heading::{HeadingAbove, HeadingsThrough, headings_through};
 pub use sections::HeadingNode;
 pub use vault::{NoteLookup, VaultIndex, join_path, relative_path};
 

@@ -67,6 +67,8 @@ impl std::error::Error for PatternError {}
 pub struct LineMatch {
     /// 1-based line.
     pub line: usize,
+    /// Byte offset in the text where the match's line starts.
+    pub line_start: usize,
     /// 1-based column, in characters, where the match starts.
     pub column: usize,
     /// Byte offset of the match in its line.
@@ -93,6 +95,8 @@ impl Pattern {
         };
         let matcher = RegexMatcherBuilder::new()
             .case_insensitive(!case_sensitive)
+            // `^` and `$` match at every line's start and end, as in ripgrep.
+            .multi_line(true)
             .crlf(true)
             .size_limit(64 << 20)
             .dfa_size_limit(64 << 20)
@@ -122,17 +126,41 @@ impl Pattern {
 
     /// How many matches `text` holds.
     pub fn count(&self, searcher: &mut Searcher, text: &[u8]) -> usize {
+        self.tally(searcher, text).matches
+    }
+
+    /// How many matches `text` holds, and where the first one's line starts.
+    pub fn tally(&self, searcher: &mut Searcher, text: &[u8]) -> Tally {
         let mut sink = Count {
             matcher: &self.matcher,
             total: 0,
+            first_line_start: None,
         };
         // The sink never fails and a slice cannot fail to read.
         let _ = searcher.search_slice(&self.matcher, text, &mut sink);
-        sink.total
+        Tally {
+            matches: sink.total,
+            first_line_start: sink.first_line_start.unwrap_or(0),
+        }
     }
 
     /// The first `limit` matches in `text`, in order.
     pub fn find(&self, text: &str, limit: usize) -> Vec<LineMatch> {
+        self.find_from(text, 0, limit)
+    }
+
+    /// The first `limit` matches in `text` from byte `start` on, where a line
+    /// starts (a [`Tally::first_line_start`]), in order. Lines before `start`
+    /// are counted, not searched; a `start` that is not at a line start (the
+    /// text changed since it was tallied) is taken as 0.
+    pub fn find_from(&self, text: &str, start: usize, limit: usize) -> Vec<LineMatch> {
+        let bytes = text.as_bytes();
+        let start = if start <= bytes.len() && (start == 0 || bytes[start - 1] == b'\n') {
+            start
+        } else {
+            0
+        };
+        let lines_before = memchr::memchr_iter(b'\n', &bytes[..start]).count();
         let mut searcher = SearcherBuilder::new()
             .line_terminator(LineTerminator::crlf())
             .line_number(true)
@@ -143,12 +171,23 @@ impl Pattern {
             matcher: &self.matcher,
             limit,
             found: Vec::new(),
+            lines_before,
+            offset: start,
         };
         if limit > 0 {
-            let _ = searcher.search_slice(&self.matcher, text.as_bytes(), &mut sink);
+            let _ = searcher.search_slice(&self.matcher, &bytes[start..], &mut sink);
         }
         sink.found
     }
+}
+
+/// What counting the matches of a text found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tally {
+    /// How many matches.
+    pub matches: usize,
+    /// Byte offset where the first match's line starts (0 without matches).
+    pub first_line_start: usize,
 }
 
 /// Calls `each(start, end)` for the matches in one line (without its ending),
@@ -176,12 +215,15 @@ fn without_ending(line: &[u8]) -> &[u8] {
 struct Count<'a> {
     matcher: &'a RegexMatcher,
     total: usize,
+    first_line_start: Option<usize>,
 }
 
 impl Sink for Count<'_> {
     type Error = std::io::Error;
 
     fn matched(&mut self, _: &Searcher, mat: &SinkMatch<'_>) -> Result<bool, std::io::Error> {
+        self.first_line_start
+            .get_or_insert(mat.absolute_byte_offset() as usize);
         each_match(self.matcher, without_ending(mat.bytes()), |_, _| {
             self.total += 1;
             true
@@ -194,6 +236,10 @@ struct Collect<'a> {
     matcher: &'a RegexMatcher,
     limit: usize,
     found: Vec<LineMatch>,
+    /// Lines of the text before the part searched.
+    lines_before: usize,
+    /// Where the part searched starts in the text.
+    offset: usize,
 }
 
 impl Sink for Collect<'_> {
@@ -201,7 +247,8 @@ impl Sink for Collect<'_> {
 
     fn matched(&mut self, _: &Searcher, mat: &SinkMatch<'_>) -> Result<bool, std::io::Error> {
         let line = without_ending(mat.bytes());
-        let number = mat.line_number().unwrap_or(0) as usize;
+        let number = mat.line_number().unwrap_or(0) as usize + self.lines_before;
+        let line_start = mat.absolute_byte_offset() as usize + self.offset;
         let mut chars = 0;
         let mut counted_to = 0;
         each_match(self.matcher, line, |start, end| {
@@ -210,6 +257,7 @@ impl Sink for Collect<'_> {
             counted_to = start;
             self.found.push(LineMatch {
                 line: number,
+                line_start,
                 column: chars + 1,
                 start,
                 end,
@@ -259,6 +307,45 @@ mod tests {
         assert_eq!((found[3].start, found[3].end), (6, 8));
         assert_eq!(p.find("é é é", 2).len(), 2);
         assert!(p.find("é", 0).is_empty());
+    }
+
+    #[test]
+    fn tally_and_find_from_the_first_match() {
+        let p = Pattern::new("b", false, false).unwrap();
+        let text = "aaa\r\nxx\nab b\nb\n";
+        let tally = p.tally(&mut p.searcher(), text.as_bytes());
+        assert_eq!(
+            tally,
+            Tally {
+                matches: 3,
+                first_line_start: 8
+            }
+        );
+        let from = p.find_from(text, tally.first_line_start, 10);
+        assert_eq!(from, p.find(text, 10));
+        assert_eq!(
+            from.iter()
+                .map(|m| (m.line, m.column, m.line_start))
+                .collect::<Vec<_>>(),
+            [(3, 2, 8), (3, 4, 8), (4, 1, 13)]
+        );
+        // A start that is no line start any more is ignored.
+        assert_eq!(p.find_from(text, 10, 10), from);
+        assert_eq!(p.find_from(text, 99, 10), from);
+    }
+
+    #[test]
+    fn anchors_match_at_every_line_like_ripgrep() {
+        let text = "a foo\nfoo bar\nfoo\r\nlast foo";
+        assert_eq!(count("foo$", true, false, text), 3);
+        assert_eq!(count("^foo", true, false, text), 2);
+        let p = Pattern::new("foo$", true, false).unwrap();
+        let at: Vec<(usize, usize)> = p
+            .find(text, 10)
+            .iter()
+            .map(|m| (m.line, m.column))
+            .collect();
+        assert_eq!(at, [(1, 3), (3, 1), (4, 6)]);
     }
 
     #[test]

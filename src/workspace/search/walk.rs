@@ -85,6 +85,9 @@ pub struct FileHits {
     pub path: ResolvedPath,
     /// How many matches it holds.
     pub matches: usize,
+    /// Byte offset in its text where the first match's line starts, so that
+    /// showing the matches need not search the text before it again.
+    pub first_line_start: usize,
 }
 
 /// A file or folder that could not be searched.
@@ -270,15 +273,16 @@ impl Tally {
         match read {
             Ok(contents) => {
                 self.searched += 1;
-                let matches = request.pattern.count(searcher, contents.bytes());
-                if matches > 0 {
+                let tally = request.pattern.tally(searcher, contents.bytes());
+                if tally.matches > 0 {
                     self.files.push(FileHits {
                         path: ResolvedPath {
                             real: path.to_path_buf(),
                             root: root.to_path_buf(),
                             exists: true,
                         },
-                        matches,
+                        matches: tally.matches,
+                        first_line_start: tally.first_line_start,
                     });
                 }
             }

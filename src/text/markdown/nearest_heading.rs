@@ -1,0 +1,223 @@
+//! The heading a line sits under, found without outlining the whole document.
+//!
+//! A search names the nearest heading above each match. Outlining a large
+//! note for that costs more than the search itself, so this scans only as
+//! far as the last line asked about (and to the end of the paragraph there,
+//! in case it is underlined into a setext heading), with the same block
+//! scanner as the full outline: a `#` line in fenced code, an HTML block or
+//! the frontmatter is no heading here either, nor is one inside a list item
+//! or block quote.
+//!
+//! ```
+//! use mcp_server_text::text::markdown::headings_through;
+//!
+//! let text = "---\ntitle: x\n---\n# Guide\n\n```sh\n# not a heading\n```\nSetup\n=====\nmore\n";
+//! let headings = headings_through(text, 7);
+//! assert_eq!(headings.nearest(7).map(|h| h.line), Some(4));
+//! assert_eq!(headings.nearest(2), None);
+//! let headings = headings_through(text, 9);
+//! assert_eq!(headings.nearest(9).map(|h| h.text), Some("Setup".to_string()));
+//! ```
+
+use super::blocks;
+use super::frontmatter;
+use super::headings::{RawHeading, heading_text};
+
+/// The top-level headings that start at or before some line.
+#[derive(Debug)]
+pub struct HeadingsThrough<'t> {
+    headings: Vec<RawHeading<'t>>,
+    last: usize,
+}
+
+/// A heading above a line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HeadingAbove {
+    /// 1 to 6.
+    pub level: u8,
+    /// The heading's text, as the outline gives it.
+    pub text: String,
+    /// The heading's first line.
+    pub line: usize,
+}
+
+/// The headings of `text` that start at or before line `last`.
+pub fn headings_through(text: &str, last: usize) -> HeadingsThrough<'_> {
+    let first_line = frontmatter::detect(text).map_or(1, |f| f.end_line + 1);
+    let scan = blocks::scan_through(text, first_line, last);
+    HeadingsThrough {
+        headings: scan.headings,
+        last,
+    }
+}
+
+impl HeadingsThrough<'_> {
+    /// The last heading that starts at or before `line`, as
+    /// [`super::MarkdownOutline::nearest_heading`] finds it; `line` must not
+    /// be past the line these headings were found through.
+    pub fn nearest(&self, line: usize) -> Option<HeadingAbove> {
+        debug_assert!(line <= self.last, "line {line} is past {}", self.last);
+        let after = self.headings.partition_point(|h| h.line <= line);
+        let raw = &self.headings[after.checked_sub(1)?];
+        Some(HeadingAbove {
+            level: raw.level,
+            text: heading_text(&raw.raw, raw.setext).0,
+            line: raw.line,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::markdown::parse;
+    use proptest::prelude::*;
+
+    /// Whether the partial scan names the same heading as the full outline
+    /// for every line up to `last`.
+    fn agrees(text: &str, last: usize) -> Result<(), String> {
+        let outline = parse(text);
+        let partial = headings_through(text, last);
+        for line in 1..=last {
+            let full = outline.nearest_heading(line).map(|h| HeadingAbove {
+                level: h.level,
+                text: h.text.clone(),
+                line: h.line,
+            });
+            let fast = partial.nearest(line);
+            if full != fast {
+                return Err(format!(
+                    "line {line} (through {last}): outline {full:?}, scan {fast:?}"
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn lines_of(text: &str) -> usize {
+        crate::text::lines::split_lines(text).count()
+    }
+
+    #[test]
+    fn agrees_with_the_outline_on_the_fixtures() {
+        let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        let mut checked = 0;
+        for entry in walk(&fixtures).into_iter().chain(walk(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("example-vault"),
+        )) {
+            if entry.extension().is_none_or(|e| e != "md") {
+                continue;
+            }
+            let Ok(text) = std::fs::read_to_string(&entry) else {
+                continue;
+            };
+            let count = lines_of(&text);
+            for last in 1..=count {
+                if let Err(e) = agrees(&text, last) {
+                    panic!("{}: {e}", entry.display());
+                }
+            }
+            checked += 1;
+        }
+        assert!(checked >= 3, "only {checked} Markdown fixtures found");
+    }
+
+    fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+        let mut out = Vec::new();
+        if let Ok(entries) = std::fs::read_dir(dir) {
+            for entry in entries.flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    out.extend(walk(&path));
+                } else {
+                    out.push(path);
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn setext_headings_and_code() {
+        let text = "intro\n# A\nPara\ngraph\n---\n```\n# x\n```\n    # indented\n- # in a list\n> # quoted\n## B\n";
+        for last in 1..=lines_of(text) {
+            agrees(text, last).unwrap();
+        }
+        // A paragraph underlined further down is a heading from its first line.
+        assert_eq!(
+            headings_through(text, 3).nearest(3).map(|h| h.line),
+            Some(3)
+        );
+        assert_eq!(
+            headings_through(text, 7).nearest(7).map(|h| h.line),
+            Some(3)
+        );
+        assert_eq!(
+            headings_through(text, 12).nearest(11).map(|h| h.line),
+            Some(3)
+        );
+        assert_eq!(
+            headings_through(text, 12).nearest(12).map(|h| h.line),
+            Some(12)
+        );
+    }
+
+    /// Lines that exercise the block structure around headings.
+    fn markdown_line() -> impl Strategy<Value = &'static str> {
+        prop::sample::select(vec![
+            "# Title",
+            "## Sub {#id}",
+            "### Deep ###",
+            "#nospace",
+            "Text line",
+            "more text",
+            "",
+            "   ",
+            "===",
+            "---",
+            "- item",
+            "- # heading in item",
+            "  continued",
+            "> quote",
+            "> # quoted heading",
+            "```",
+            "```rust",
+            "~~~",
+            "    indented code",
+            "<div>",
+            "</div>",
+            "<!-- comment",
+            "-->",
+            "1. numbered",
+            "***",
+            "+++",
+            "Setext",
+            "\t# tab",
+            "   # three spaces",
+            "<a id=\"x\"></a>",
+        ])
+    }
+
+    proptest! {
+        #[test]
+        fn agrees_with_the_outline(
+            lines in prop::collection::vec(markdown_line(), 0..40),
+            frontmatter in any::<bool>(),
+            crlf in any::<bool>(),
+        ) {
+            let mut text = String::new();
+            if frontmatter {
+                text.push_str("---\ntitle: t\n# not a heading\n---\n");
+            }
+            for line in &lines {
+                text.push_str(line);
+                text.push_str(if crlf { "\r\n" } else { "\n" });
+            }
+            for last in 1..=lines_of(&text) {
+                if let Err(e) = agrees(&text, last) {
+                    prop_assert!(false, "{e}\n{text:?}");
+                }
+            }
+        }
+    }
+}
