@@ -81,7 +81,7 @@ fn operations_see_the_files_as_the_earlier_ones_left_them() {
     assert_eq!(ops.len(), 5);
     assert_eq!(
         ops[2]["result"]["message"],
-        format!("Created {} (1 lines)", v.root.join("src/new.py").display())
+        format!("Created {} (1 line)", v.root.join("src/new.py").display())
     );
     // Each reply's fileHash is its file's hash after that operation; the
     // last one of a file is the file's final hash.
