@@ -341,6 +341,9 @@ fn empty_document(encoding: Option<TextEncoding>) -> Document {
         .unwrap_or_else(|_| Document::decode(Vec::new(), None).expect("no bytes decode"))
 }
 
+/// A new file's folder and the folders made for it.
+type NewFile = (Dir, Vec<PathBuf>);
+
 /// A step of writing that was done, to be taken back if a later one fails.
 enum Done {
     Replaced(usize),
@@ -454,7 +457,7 @@ impl<'w> Transaction<'w> {
                 .filter(|&i| self.lock_of[i].is_none()),
         );
 
-        let mut staged: Vec<(usize, Staged, Option<(Dir, Vec<PathBuf>)>)> = Vec::new();
+        let mut staged: Vec<(usize, Staged, Option<NewFile>)> = Vec::new();
         let mut made_folders: Vec<(usize, Vec<PathBuf>)> = Vec::new();
         let take_back_folders = |made: &[(usize, Vec<PathBuf>)]| {
             for (i, folders) in made.iter().rev() {

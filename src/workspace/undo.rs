@@ -141,9 +141,9 @@ pub enum UndoStep {
         /// The file.
         path: PathBuf,
         /// Its content before the undo.
-        before: Document,
+        before: Box<Document>,
         /// Its content now.
-        after: Document,
+        after: Box<Document>,
     },
     /// A file the change created went to the trash.
     Removed {
@@ -403,10 +403,12 @@ impl Workspace {
                 let file = &transaction.files()[i];
                 UndoStep::Restored {
                     path: file.path.real.clone(),
-                    before: file.doc.clone(),
-                    after: contents[i]
-                        .clone()
-                        .expect("every edit has a restored content"),
+                    before: Box::new(file.doc.clone()),
+                    after: Box::new(
+                        contents[i]
+                            .clone()
+                            .expect("every edit has a restored content"),
+                    ),
                 }
             })
             .collect();
