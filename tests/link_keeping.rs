@@ -276,6 +276,23 @@ fn one_undo_takes_back_the_move_and_every_rewrite() {
         "Move",
         json!({"sourcePath": "projects", "destinationPath": "archive/x/projects"}),
     );
+    let listed = v.ok("EditHistory", json!({}));
+    let change = &listed["changes"][0];
+    assert_eq!(change["changeId"], reply["changeId"]);
+    assert_eq!(change["kind"], "move");
+    let shown = |rel: &str| v.root.join(rel).display().to_string();
+    assert_eq!(change["filePath"], shown("projects"));
+    assert_eq!(change["destinationPath"], shown("archive/x/projects"));
+    assert_eq!(
+        change["files"],
+        json!([
+            shown("notes/ideas.md"),
+            shown("projects/garden.md"),
+            shown("projects/sub/beds.md"),
+            shown("projects")
+        ])
+    );
+    assert_eq!(change["canUndo"], true);
     v.ok("UndoEdit", json!({"changeId": reply["changeId"]}));
     assert_eq!(v.read_string("projects/garden.md"), GARDEN);
     assert_eq!(v.read_string("notes/ideas.md"), IDEAS);

@@ -50,7 +50,7 @@ pub struct ChangeInfo {
     pub time: String,
     /// The tool that made it.
     pub tool: String,
-    /// edit, create, move, remove, or batch (several files, or files and a move).
+    /// edit, create, move (also a Move that rewrote links, its files listed), remove, or batch (several files).
     pub kind: &'static str,
     /// The lines changed, in the file after the change (an edit of one file).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -288,7 +288,19 @@ fn describe(
             };
             info.destination_path = Some(shown(to));
         }
-        _ => {}
+        entries => {
+            // A Move that rewrote links: the move names the change, and the
+            // files it rewrote are listed.
+            let mut moves = entries.iter().filter_map(|e| match e {
+                Entry::Move { from, to, .. } => Some((from, to)),
+                _ => None,
+            });
+            if let (Some((from, to)), None) = (moves.next(), moves.next()) {
+                info.kind = "move";
+                info.file_path = shown(from);
+                info.destination_path = Some(shown(to));
+            }
+        }
     }
     if info.files.len() < 2 {
         info.files.clear();
