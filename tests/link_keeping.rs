@@ -418,3 +418,27 @@ fn hash(v: &Vault) -> String {
         .unwrap()
         .to_string()
 }
+
+#[test]
+fn a_move_to_another_root_says_its_links_were_not_updated() {
+    let v = vault();
+    let other = v.add_root("other");
+    let reply = v.ok(
+        "Move",
+        json!({"sourcePath": "projects/garden.md",
+               "destinationPath": other.join("garden.md").display().to_string()}),
+    );
+    assert!(reply.get("linksUpdated").is_none());
+    assert!(
+        reply["note"]
+            .as_str()
+            .unwrap()
+            .starts_with("Links were not updated: links reach only inside their own root"),
+        "{reply}"
+    );
+    assert_eq!(v.read_string("notes/ideas.md"), IDEAS);
+    assert_eq!(
+        std::fs::read_to_string(other.join("garden.md")).unwrap(),
+        GARDEN
+    );
+}
