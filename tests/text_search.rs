@@ -470,3 +470,42 @@ fn a_large_file_shows_the_same_matches_from_its_first_match_on() {
         json!({"level": 2, "text": "Late", "line": 20_009})
     );
 }
+
+#[test]
+fn one_file_shows_the_same_matches_as_its_folder_search() {
+    // A one-file search shows its matches from the text its count read;
+    // a folder search reads each file again: both must agree on every
+    // encoding, or lines and columns drift by a byte order mark.
+    let v = vault();
+    let mut bom = b"\xEF\xBB\xBF".to_vec();
+    bom.extend_from_slice("# Títle\n\nA todo here\n".as_bytes());
+    v.write("enc/bom.md", bom);
+    let mut utf16 = vec![0xFF, 0xFE];
+    for unit in "# Wide\r\n\r\nsay todo twice: todo\r\n".encode_utf16() {
+        utf16.extend_from_slice(&unit.to_le_bytes());
+    }
+    v.write("enc/utf16.md", utf16);
+    for name in ["bom.md", "utf16.md", "windows.md"] {
+        let folder = if name == "windows.md" { "notes" } else { "enc" };
+        let one = search(
+            &v,
+            json!({"query": "todo", "filePath": format!("{folder}/{name}"), "contextLines": 1}),
+        );
+        let all = search(
+            &v,
+            json!({"query": "todo", "directoryPath": folder, "filePattern": name, "contextLines": 1}),
+        );
+        assert_eq!(one["files"], all["files"], "{name}");
+    }
+    let wide = search(&v, json!({"query": "todo", "filePath": "enc/utf16.md"}));
+    let matches = &wide["files"][0]["matches"];
+    assert_eq!(
+        (
+            &matches[1]["line"],
+            &matches[1]["column"],
+            &matches[1]["text"]
+        ),
+        (&json!(3), &json!(17), &json!("say todo twice: todo"))
+    );
+    assert_eq!(matches[0]["nearestHeading"]["text"], json!("Wide"));
+}

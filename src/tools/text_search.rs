@@ -407,21 +407,28 @@ impl Details<'_> {
             if shown >= max {
                 break;
             }
-            // Neither the hash nor a line index: a large file is read, searched
-            // from its first match on, and scanned for headings only as far as
+            // The text the walk kept (one file searched), or the file read
+            // again without its hash or line index; either way searched from
+            // its first match on, and scanned for headings only as far as
             // the last match shown.
-            let doc = match self.ctx.workspace.read_resolved_text(&hits.path, None) {
-                Ok(doc) => doc,
-                Err(error) => {
-                    // It changed or vanished since the walk read it.
-                    notes.push(format!(
-                        "{} could not be read again to show its matches: {error}",
-                        hits.path.display()
-                    ));
-                    continue;
-                }
+            let read;
+            let text = match &hits.text {
+                Some(text) => text.as_str(),
+                None => match self.ctx.workspace.read_resolved_text(&hits.path, None) {
+                    Ok(doc) => {
+                        read = doc;
+                        read.text()
+                    }
+                    Err(error) => {
+                        // It changed or vanished since the walk read it.
+                        notes.push(format!(
+                            "{} could not be read again to show its matches: {error}",
+                            hits.path.display()
+                        ));
+                        continue;
+                    }
+                },
             };
-            let text = doc.text();
             let limit = (max - shown).min(hits.matches.max(1));
             let found = self.pattern.find_from(text, hits.first_line_start, limit);
             let Some(last) = found.last() else {

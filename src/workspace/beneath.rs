@@ -29,9 +29,8 @@
 
 use std::ffi::OsStr;
 use std::fs::File;
-use std::io;
+use std::io::{self, Read, Seek};
 use std::os::fd::AsFd;
-use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
 use cap_std::fs::{Dir, OpenOptions, OpenOptionsExt};
@@ -129,21 +128,15 @@ pub fn read_limited_into(file: &File, max: u64, buffer: &mut Vec<u8>) -> Result<
     check_readable(&meta, max)?;
     buffer.clear();
     buffer.reserve(meta.len() as usize + 1);
-    // Positioned reads from the start: a locked file may have been read before.
-    let mut chunk = vec![0u8; 1 << 16];
-    loop {
-        let room = max + 1 - buffer.len() as u64;
-        if room == 0 {
-            break;
-        }
-        let want = room.min(chunk.len() as u64) as usize;
-        match file.read_at(&mut chunk[..want], buffer.len() as u64) {
-            Ok(0) => break,
-            Ok(n) => buffer.extend_from_slice(&chunk[..n]),
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(ReadError::Io(e)),
-        }
-    }
+    // From the start: a locked file may have been read before. Reading
+    // straight into the buffer's free room copies each byte once.
+    let mut reader = file;
+    reader.seek(io::SeekFrom::Start(0)).map_err(ReadError::Io)?;
+    // `read_to_end` retries interrupted reads itself.
+    reader
+        .take(max + 1)
+        .read_to_end(buffer)
+        .map_err(ReadError::Io)?;
     if buffer.len() as u64 > max {
         // The file grew since its size was looked at (or reports none).
         return Err(ReadError::GrewTooLarge { max });

@@ -59,7 +59,7 @@ pub fn read_text<'b>(
 fn classify(bytes: &[u8]) -> Result<Contents<'_>, ReadError> {
     let body = bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes);
     let utf16_bom = bytes.starts_with(b"\xFF\xFE") || bytes.starts_with(b"\xFE\xFF");
-    if !utf16_bom && memchr::memchr(0, body).is_none() && std::str::from_utf8(body).is_ok() {
+    if !utf16_bom && memchr::memchr(0, body).is_none() && simdutf8::basic::from_utf8(body).is_ok() {
         return Ok(Contents::InPlace(body));
     }
     // Rare: UTF-16, binary, or not text at all. The text core decides, with

@@ -33,6 +33,7 @@ use super::ancestor_rules::AncestorRules;
 use super::contents::read_text;
 use super::file_pattern::FilePattern;
 use super::pattern::Pattern;
+use crate::text::encoding::decode;
 use crate::workspace::beneath::{self, open_for_reading};
 use crate::workspace::extensions::ExtensionFilter;
 use crate::workspace::read::ReadError;
@@ -88,6 +89,9 @@ pub struct FileHits {
     /// Byte offset in its text where the first match's line starts, so that
     /// showing the matches need not search the text before it again.
     pub first_line_start: usize,
+    /// The file's text, kept when the search covered this one file, so that
+    /// showing its matches need not read it again.
+    pub text: Option<String>,
 }
 
 /// A file or folder that could not be searched.
@@ -153,6 +157,11 @@ pub fn search(request: &SearchRequest<'_>) -> SearchSummary {
                     &mut request.pattern.searcher(),
                     &mut buffer,
                 );
+            }
+            // A large file is then read once, not twice. Decoding again is
+            // only a check at memory speed for UTF-8, the usual case.
+            if let Some(hits) = tally.files.first_mut() {
+                hits.text = decode(buffer, None).ok().map(|decoded| decoded.text);
             }
             summary.absorb(tally);
         }
@@ -283,6 +292,7 @@ impl Tally {
                         },
                         matches: tally.matches,
                         first_line_start: tally.first_line_start,
+                        text: None,
                     });
                 }
             }
