@@ -1,7 +1,8 @@
 //! Speed and memory of the text tools on large Markdown files, next to the
 //! I/O floor measured in the same run.
 //!
-//! Run with `cargo bench --bench text_tools` (add `-- 1` to only do 1 MB).
+//! Run with `cargo bench --bench text_tools` (add `-- 1` to only do 1 MB;
+//! set `BENCH_NO_HISTORY=1` to edit without recording the edit history).
 //! For each generated file (1, 10 and 50 MB) it prints the median time of:
 //! TextReplace near the end, TextPatch appendToSection, TextRead of 20 lines
 //! mid-file, TextInspect structure (outline and links, each link listed
@@ -17,6 +18,7 @@ use std::time::{Duration, Instant};
 use mcp_server_text::tools::context::{Settings, ToolContext};
 use mcp_server_text::tools::registry::Registry;
 use mcp_server_text::tools::tool::Toolset;
+use mcp_server_text::workspace::history::HistoryOptions;
 use mcp_server_text::workspace::{Workspace, WorkspaceOptions};
 use serde_json::{Value, json};
 
@@ -32,8 +34,17 @@ fn main() {
     };
     let dir = tempfile::tempdir().expect("temp dir");
     let root = std::fs::canonicalize(dir.path()).unwrap();
-    let workspace =
-        Arc::new(Workspace::new(vec![root.clone()], WorkspaceOptions::default()).unwrap());
+    // BENCH_NO_HISTORY=1 measures the edits without recording them, for
+    // the cost of the edit history.
+    let options = WorkspaceOptions {
+        history: if std::env::var_os("BENCH_NO_HISTORY").is_some() {
+            HistoryOptions::off()
+        } else {
+            HistoryOptions::default()
+        },
+        ..WorkspaceOptions::default()
+    };
+    let workspace = Arc::new(Workspace::new(vec![root.clone()], options).unwrap());
     let registry = Registry::new(&Toolset::ALL, false);
     let ctx = ToolContext::new(workspace, Arc::new(Settings::default()));
 

@@ -26,13 +26,18 @@ fn vault() -> Vault {
     vault
 }
 
-/// The result or error JSON with the vault's absolute path replaced by `[ROOT]`.
+/// The result or error JSON with the vault's absolute path replaced by
+/// `[ROOT]` and the edit history's change ids (random) by `[changeId]`.
 fn portable(vault: &Vault, value: Value) -> Value {
     let root = vault.root.display().to_string();
     let text = serde_json::to_string(&value)
         .unwrap()
         .replace(&root, "[ROOT]");
-    serde_json::from_str(&text).unwrap()
+    let mut value: Value = serde_json::from_str(&text).unwrap();
+    if let Some(id) = value.pointer_mut("/ok/changeId") {
+        *id = json!("[changeId]");
+    }
+    value
 }
 
 fn call(vault: &Vault, tool: &str, args: Value) -> Value {

@@ -398,7 +398,7 @@ async fn ctrl_c_during_edits_stops_the_server_and_keeps_every_answered_edit() {
     let leftovers: Vec<_> = std::fs::read_dir(&root)
         .unwrap()
         .map(|e| e.unwrap().file_name())
-        .filter(|name| name != "note.md")
+        .filter(|name| name != "note.md" && name != ".history")
         .collect();
     assert!(
         leftovers.is_empty(),

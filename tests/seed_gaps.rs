@@ -5,6 +5,9 @@
 
 mod support;
 
+use mcp_server_text::tools::context::Settings;
+use mcp_server_text::workspace::WorkspaceOptions;
+use mcp_server_text::workspace::history::HistoryOptions;
 use serde_json::json;
 use support::Vault;
 
@@ -71,19 +74,50 @@ fn a_large_delete_warns_how_much_went() {
         .map(|i| format!("line {i}\n"))
         .collect();
     assert_eq!(v.read_string("big.txt"), kept);
+    let id = result["changeId"].as_str().unwrap();
     assert_eq!(
         result["warning"],
-        "Deleted 60 lines (5-64). This server keeps no edit history (UndoEdit is not switched \
-         on): if that was not intended, insert the lines again (preview.before shows how they \
-         began); next time check with dryRun: true first."
+        format!(
+            "Deleted 60 lines (5-64). If that was not intended, UndoEdit with changeId '{id}' \
+             restores them."
+        )
     );
     assert_eq!(result["note"], "File now has 10 lines (was 70)");
+    // The change the warning names brings the lines back.
+    v.ok("UndoEdit", json!({"changeId": id}));
+    assert_eq!(v.read_string("big.txt"), text);
+    v.ok(
+        "TextPatch",
+        json!({"filePath": "big.txt", "operation": "delete", "target": {"lines": {"start": 5, "end": 64}}}),
+    );
     // 50 lines is not large.
     let small = v.ok(
         "TextPatch",
         json!({"filePath": "big.txt", "operation": "delete", "target": {"lines": {"start": 1, "end": 2}}}),
     );
     assert!(small.get("warning").is_none());
+}
+
+#[test]
+fn without_history_the_large_delete_warning_says_how_to_recover() {
+    let options = WorkspaceOptions {
+        history: HistoryOptions::off(),
+        ..WorkspaceOptions::default()
+    };
+    let v = Vault::with_options(options, Settings::default());
+    let text: String = (1..=70).map(|i| format!("line {i}\n")).collect();
+    v.write("big.txt", &text);
+    let result = v.ok(
+        "TextPatch",
+        json!({"filePath": "big.txt", "operation": "delete", "target": {"lines": {"start": 5, "end": 64}}}),
+    );
+    assert!(result.get("changeId").is_none());
+    assert_eq!(
+        result["warning"],
+        "Deleted 60 lines (5-64). This server keeps no edit history (UndoEdit is not switched \
+         on): if that was not intended, insert the lines again (preview.before shows how they \
+         began); next time check with dryRun: true first."
+    );
 }
 
 #[test]

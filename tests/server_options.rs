@@ -164,6 +164,7 @@ fn read_only_offers_only_tools_that_change_nothing() {
             "ListDirectories",
             "ListFiles",
             "get_text_file_contents",
+            "EditHistory",
             "CheckLinks"
         ]
     );
@@ -189,12 +190,23 @@ fn toolsets_pick_the_tools() {
             "Move",
             "RemoveFile",
             "edit_code",
+            "EditHistory",
+            "UndoEdit",
+            "Batch",
             "CheckLinks"
         ]
     );
     assert_eq!(names(&tools_json(&["--toolsets", "code"])), ["edit_code"]);
     assert_eq!(names(&tools_json(&["--toolsets", "links"])), ["CheckLinks"]);
-    assert_eq!(names(&tools_json(&["--toolsets", "all"])).len(), 17);
+    assert_eq!(
+        names(&tools_json(&["--toolsets", "history"])),
+        ["EditHistory", "UndoEdit"]
+    );
+    assert_eq!(
+        names(&tools_json(&["--toolsets", "history", "--no-history"])),
+        Vec::<String>::new()
+    );
+    assert_eq!(names(&tools_json(&["--toolsets", "all"])).len(), 20);
     let bad = std::process::Command::new(BIN)
         .args(["tools", "--toolsets", "text,nope"])
         .output()

@@ -20,6 +20,7 @@ use crate::tools::context::{Settings, ToolContext};
 use crate::tools::registry::Registry;
 use crate::tools::tool::Toolset;
 use crate::workspace::extensions::{DEFAULT_EXTENSIONS, ExtensionFilter};
+use crate::workspace::history::{self, HistoryOptions};
 use crate::workspace::{Workspace, WorkspaceOptions};
 
 const AFTER_HELP: &str = "\
@@ -32,7 +33,8 @@ Examples:
 Toolsets: text (TextInspect, TextRead, TextPatch, TextReplace, TextSearch), files (ListDirectories,
 ListFiles, Move, RemoveFile), code (edit_code), editor (the mcp-text-editor API:
 get_text_file_contents, patch_text_file_contents, create_text_file, append_text_file_contents,
-insert_text_file_contents, delete_text_file_contents), links (CheckLinks). Default: text,files,code,links.
+insert_text_file_contents, delete_text_file_contents), history (EditHistory, UndoEdit), batch (Batch,
+and TextReplace's filePattern), links (CheckLinks). Default: text,files,code,history,batch,links.
 
 Security: the ROOT folders are the outer bound. MCP roots a client announces are used only where
 they lie inside them; others are ignored (with a warning, and a note to the agent). Only over
@@ -67,12 +69,12 @@ pub struct ServerOptions {
     #[arg(long, value_name = "ADDR", env = "MCP_TEXT_HTTP")]
     pub http: Option<String>,
 
-    /// Comma-separated toolsets to switch on: text, files, code, editor, links, or all.
+    /// Comma-separated toolsets to switch on: text, files, code, editor, history, batch, links, or all.
     #[arg(
         long,
         value_name = "LIST",
         env = "MCP_TEXT_TOOLSETS",
-        default_value = "text,files,code,links",
+        default_value = "text,files,code,history,batch,links",
         global = true
     )]
     pub toolsets: String,
@@ -96,6 +98,18 @@ pub struct ServerOptions {
     /// After an edit_code edit, run the language's formatter if it is installed (rustfmt, gofmt, ...).
     #[arg(long, env = "MCP_TEXT_FORMAT", global = true)]
     pub format: bool,
+
+    /// Keep no edit history: nothing is written to the roots' .history folders, and EditHistory and UndoEdit are not offered.
+    #[arg(long, env = "MCP_TEXT_NO_HISTORY", global = true)]
+    pub no_history: bool,
+
+    /// Most changes the edit history keeps per root; the oldest go first.
+    #[arg(long, value_name = "N", env = "MCP_TEXT_HISTORY_MAX_ENTRIES", default_value_t = history::DEFAULT_MAX_ENTRIES as u64, value_parser = clap::value_parser!(u64).range(1..), global = true)]
+    pub history_max_entries: u64,
+
+    /// Most bytes the edit history keeps per root, e.g. 100MB; the oldest changes go first, and a change larger than this is not recorded (its reply says undo is unavailable).
+    #[arg(long, value_name = "SIZE", env = "MCP_TEXT_HISTORY_MAX_BYTES", default_value = "100MB", value_parser = parse_size, global = true)]
+    pub history_max_bytes: u64,
 
     /// How much to log on stderr: error, warn, info, debug or trace.
     #[arg(
@@ -217,6 +231,9 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
     Ok(size)
 }
 
+/// The toolsets `--toolsets` accepts, for messages.
+const TOOLSET_NAMES: &str = "text, files, code, editor, history, batch, links";
+
 /// Parses `--toolsets`.
 pub fn parse_toolsets(spec: &str) -> Result<Vec<Toolset>, String> {
     let mut sets = Vec::new();
@@ -229,15 +246,15 @@ pub fn parse_toolsets(spec: &str) -> Result<Vec<Toolset>, String> {
             Some(_) => {}
             None => {
                 return Err(format!(
-                    "unknown toolset '{name}': choose from text, files, code, editor, links, or all"
+                    "unknown toolset '{name}': choose from {TOOLSET_NAMES}, or all"
                 ));
             }
         }
     }
     if sets.is_empty() {
-        return Err(
-            "--toolsets is empty: choose from text, files, code, editor, links, or all".into(),
-        );
+        return Err(format!(
+            "--toolsets is empty: choose from {TOOLSET_NAMES}, or all"
+        ));
     }
     Ok(sets)
 }
@@ -255,7 +272,10 @@ pub struct Setup {
 impl ServerOptions {
     /// Builds the registry, workspace and settings for `roots`.
     pub fn setup(&self, roots: Vec<PathBuf>) -> Result<Setup, String> {
-        let toolsets = parse_toolsets(&self.toolsets)?;
+        let mut toolsets = parse_toolsets(&self.toolsets)?;
+        if self.no_history {
+            toolsets.retain(|&t| t != Toolset::History);
+        }
         let registry = Registry::new(&toolsets, self.read_only);
         let extensions = match &self.extensions {
             Some(spec) => ExtensionFilter::parse(spec),
@@ -264,6 +284,11 @@ impl ServerOptions {
         let options = WorkspaceOptions {
             extensions,
             max_file_size: self.max_file_size,
+            history: HistoryOptions {
+                enabled: !self.no_history,
+                max_entries: usize::try_from(self.history_max_entries).unwrap_or(usize::MAX),
+                max_bytes: self.history_max_bytes,
+            },
             ..WorkspaceOptions::default()
         };
         let roots = if roots.is_empty() {
@@ -441,10 +466,13 @@ fn call(
 }
 
 fn list_tools(options: &ServerOptions, json: bool) -> ExitCode {
-    let toolsets = match parse_toolsets(&options.toolsets) {
+    let mut toolsets = match parse_toolsets(&options.toolsets) {
         Ok(t) => t,
         Err(e) => return fail(e),
     };
+    if options.no_history {
+        toolsets.retain(|&t| t != Toolset::History);
+    }
     let registry = Registry::new(&toolsets, options.read_only);
     if json {
         let tools: Vec<_> = registry.entries().iter().map(mcp_tool).collect();

@@ -17,6 +17,7 @@
 //! assert_eq!(edited.to_bytes(), b"\xEF\xBB\xBFONE\r\ntwo\r\n");
 //! ```
 
+use std::borrow::Cow;
 use std::io::{self, Write};
 use std::ops::Range;
 use std::sync::OnceLock;
@@ -205,6 +206,15 @@ impl Document {
     /// The exact bytes, as one buffer.
     pub fn to_bytes(&self) -> Vec<u8> {
         self.chunks().concat()
+    }
+
+    /// The exact bytes, borrowed where they are already one buffer (a file
+    /// without a byte order mark, or in an encoding other than UTF-8).
+    pub fn bytes(&self) -> Cow<'_, [u8]> {
+        match self.chunks() {
+            [only, b""] | [b"", only] => Cow::Borrowed(only),
+            _ => Cow::Owned(self.to_bytes()),
+        }
     }
 
     /// Applies `splices` (sorted, not overlapping, on character boundaries) and

@@ -54,7 +54,9 @@ pub enum LineEdit<'a> {
 
 /// An inclusive range of 1-based lines. `end == start - 1` is an empty range
 /// (a position between lines).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 pub struct LineSpan {
     /// First line.
     pub start: usize,

@@ -4,6 +4,7 @@
 //! unit- and property-tested in isolation. The workspace layer reads and writes
 //! files; the tools layer turns these values into JSON.
 
+pub mod byte_delta;
 pub mod diff;
 pub mod document;
 pub mod edit;

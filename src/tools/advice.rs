@@ -76,6 +76,9 @@ impl From<WorkspaceError> for ToolError {
             WorkspaceError::Duplicate { .. } => base.suggest(
                 "Name each file once and put all of its patches in that one entry",
             ),
+            WorkspaceError::InHistory { .. } => base.suggest(
+                "Use EditHistory to see the recorded changes and UndoEdit to take one back",
+            ),
             WorkspaceError::BatchCommit(failure) => {
                 if failure.not_restored.is_empty() {
                     base.suggest("Check that the folders are writable and the disk is not full, then retry the whole batch")

@@ -11,9 +11,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::args::TextArg;
+use super::broken_links::edit_note;
 use super::context::ToolContext;
 use super::edit_report::{context, join_notes};
 use super::error::ToolError;
+use super::planned_edit::{FileArgs, PlannedEdit, run_planned};
 use super::tool::{Effects, Tool, Toolset};
 use crate::text::diff::{DEFAULT_CONTEXT, unified_diff};
 use crate::text::document::{Document, Splice};
@@ -27,6 +29,7 @@ use crate::text::syntax::{self, GateOutcome};
 use crate::workspace::external::{Command, run};
 use crate::workspace::formatters::{Formatted, format};
 use crate::workspace::roots::ResolvedPath;
+use crate::workspace::{Edited, OpenFile};
 
 /// How long a validate_command may run.
 pub const VALIDATE_TIME_LIMIT: Duration = Duration::from_secs(120);
@@ -181,6 +184,20 @@ pub struct WriteFields {
     /// Present and true when nothing was written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dry_run: Option<bool>,
+    /// The change's id in the edit history: UndoEdit takes it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub change_id: Option<String>,
+}
+
+impl WriteFields {
+    /// The fields of a committed (or, in a dry run, checked) edit.
+    fn of<T>(edited: &Edited<T>) -> WriteFields {
+        WriteFields {
+            file_hash: edited.after.hash(),
+            dry_run: (!edited.written).then_some(true),
+            change_id: edited.history.change_id().map(str::to_string),
+        }
+    }
 }
 
 impl Tool for EditCode {
@@ -205,49 +222,7 @@ For prose and Markdown edits by heading or line range, use TextPatch; for plain 
     }
 
     fn run(ctx: &ToolContext, params: EditCodeParams) -> Result<EditCodeOutput, ToolError> {
-        if params.validate_command.is_some() && !ctx.settings.allow_validate_command {
-            return Err(ToolError::new(
-                "validate_command was given, but this server was started without --allow-validate-command, so it runs no commands; nothing was written",
-            )
-            .suggest("Leave validate_command out, or ask the user to start the server with --allow-validate-command"));
-        }
-        let threshold = params.threshold.unwrap_or(fuzzy::DEFAULT_THRESHOLD);
-        if !(0.0..=1.0).contains(&threshold) || threshold.is_nan() {
-            let mut err = ToolError::new(format!(
-                "threshold {threshold} is not between 0 and 1; nothing was written"
-            ));
-            if (1.0..=100.0).contains(&threshold) {
-                err = err.suggest(format!(
-                    "threshold is a fraction: pass {} for {threshold}%",
-                    threshold / 100.0
-                ));
-            }
-            return Err(err.suggest("Leave threshold out for the default 0.9"));
-        }
-        let mut output = match params.strategy {
-            EditStrategy::OverwriteFile => {
-                if params.search_context.is_some() {
-                    return Err(ToolError::new(
-                        "search_context was given with strategy overwrite_file, which replaces the whole file; nothing was written",
-                    )
-                    .suggest("Leave search_context out to overwrite the file, or use strategy single_match to replace only the matched part"));
-                }
-                overwrite(ctx, &params)?
-            }
-            strategy => {
-                let search = params.search_context.as_ref().ok_or_else(|| {
-                    ToolError::new(format!(
-                        "strategy {} needs search_context: the code to find",
-                        strategy.name()
-                    ))
-                    .suggest(
-                        "Copy the lines to change (plus a few around them) into search_context",
-                    )
-                    .suggest("Or use strategy overwrite_file to replace the whole file")
-                })?;
-                replace(ctx, &params, search.as_str(), threshold, strategy)?
-            }
-        };
+        let mut output = run_planned::<Self>(ctx, &params)?;
         if let Some(command) = &params.validate_command
             && !params.dry_run
         {
@@ -274,61 +249,174 @@ For prose and Markdown edits by heading or line range, use TextPatch; for plain 
     }
 }
 
+/// What planning an edit_code call hands on to its reply.
+pub enum CodePlan {
+    /// single_match or replace_all.
+    Replace {
+        /// The places matched and replaced.
+        plan: fuzzy::Plan,
+        /// Where each replacement is in the edited file.
+        spans: Vec<LineSpan>,
+        /// The syntax check.
+        syntax: Option<SyntaxInfo>,
+        /// What the formatter did.
+        formatting: Option<String>,
+    },
+    /// overwrite_file.
+    Overwrite {
+        /// The syntax check.
+        syntax: Option<SyntaxInfo>,
+        /// What the formatter did.
+        formatting: Option<String>,
+    },
+}
+
+impl PlannedEdit for EditCode {
+    type Plan = CodePlan;
+
+    fn file(params: &EditCodeParams) -> Result<FileArgs<'_>, ToolError> {
+        Ok(FileArgs {
+            may_create: params.strategy == EditStrategy::OverwriteFile,
+            ..FileArgs::existing(
+                &params.file_path,
+                params.expected_hash.as_deref(),
+                params.dry_run,
+            )
+        })
+    }
+
+    fn check(ctx: &ToolContext, params: &EditCodeParams) -> Result<(), ToolError> {
+        if params.validate_command.is_some() && !ctx.settings.allow_validate_command {
+            return Err(ToolError::new(
+                "validate_command was given, but this server was started without --allow-validate-command, so it runs no commands; nothing was written",
+            )
+            .suggest("Leave validate_command out, or ask the user to start the server with --allow-validate-command"));
+        }
+        let threshold = params.threshold.unwrap_or(fuzzy::DEFAULT_THRESHOLD);
+        if !(0.0..=1.0).contains(&threshold) || threshold.is_nan() {
+            let mut err = ToolError::new(format!(
+                "threshold {threshold} is not between 0 and 1; nothing was written"
+            ));
+            if (1.0..=100.0).contains(&threshold) {
+                err = err.suggest(format!(
+                    "threshold is a fraction: pass {} for {threshold}%",
+                    threshold / 100.0
+                ));
+            }
+            return Err(err.suggest("Leave threshold out for the default 0.9"));
+        }
+        match (params.strategy, &params.search_context) {
+            (EditStrategy::OverwriteFile, Some(_)) => Err(ToolError::new(
+                "search_context was given with strategy overwrite_file, which replaces the whole file; nothing was written",
+            )
+            .suggest("Leave search_context out to overwrite the file, or use strategy single_match to replace only the matched part")),
+            (EditStrategy::OverwriteFile, None) | (_, Some(_)) => Ok(()),
+            (strategy, None) => Err(ToolError::new(format!(
+                "strategy {} needs search_context: the code to find",
+                strategy.name()
+            ))
+            .suggest("Copy the lines to change (plus a few around them) into search_context")
+            .suggest("Or use strategy overwrite_file to replace the whole file")),
+        }
+    }
+
+    fn plan(
+        ctx: &ToolContext,
+        params: &EditCodeParams,
+        file: &OpenFile,
+    ) -> Result<(Document, CodePlan), ToolError> {
+        Self::check(ctx, params)?;
+        let format_after = ctx.settings.format_after_edit;
+        match (params.strategy, &params.search_context) {
+            (EditStrategy::OverwriteFile, _) => overwrite(params, file, format_after),
+            (strategy, Some(search)) => {
+                replace(params, file, search.as_str(), strategy, format_after)
+            }
+            (_, None) => unreachable!("checked above"),
+        }
+    }
+
+    fn reply(
+        ctx: &ToolContext,
+        params: &EditCodeParams,
+        edited: Edited<CodePlan>,
+    ) -> Result<EditCodeOutput, ToolError> {
+        let history_note = join_notes([edit_note(ctx, &edited), edited.history.note()]);
+        let mut output = match &edited.value {
+            CodePlan::Replace { .. } => replace_output(params.strategy, edited),
+            CodePlan::Overwrite { .. } => overwrite_output(edited),
+        };
+        output.note = join_notes([output.note.take(), history_note]);
+        Ok(output)
+    }
+}
+
 /// single_match and replace_all.
 fn replace(
-    ctx: &ToolContext,
     params: &EditCodeParams,
+    file: &OpenFile,
     search: &str,
-    threshold: f64,
     strategy: EditStrategy,
-) -> Result<EditCodeOutput, ToolError> {
-    let new_content = params.new_content.as_str();
+    format_after: bool,
+) -> Result<(Document, CodePlan), ToolError> {
+    let threshold = params.threshold.unwrap_or(fuzzy::DEFAULT_THRESHOLD);
     let fuzzy_strategy = match strategy {
         EditStrategy::ReplaceAll => Strategy::ReplaceAll,
         _ => Strategy::SingleMatch,
     };
-    let workspace = ctx.workspace.clone();
-    let format_after = ctx.settings.format_after_edit;
-    let edited = workspace.edit(
-        &params.file_path,
-        params.expected_hash.as_deref(),
-        None,
-        !params.dry_run,
-        |file| {
-            let text = file.doc.text();
-            let request = EditRequest::new(search, new_content)
-                .with_threshold(threshold)
-                .with_strategy(fuzzy_strategy);
-            let plan = fuzzy::plan_edit(text, &request)
-                .map_err(|refusal| refusal_error(refusal, &file.path.display(), &file.doc))?;
-            if plan.changes_nothing(text) {
-                return Err(ToolError::new(format!(
-                    "new_content makes no change to the matched lines of {}; nothing was written",
-                    file.path.display()
-                ))
-                .suggest("Send the code as it should be after the edit in new_content"));
-            }
-            let splices: Vec<Splice> = plan
-                .splices()
-                .map(|s| Splice::new(s.range.clone(), s.text.clone()))
-                .collect();
-            let after = file.doc.apply(&splices).map_err(|e| {
-                ToolError::new(format!(
-                    "Cannot write {}: {e}; nothing was written",
-                    file.path.display()
-                ))
-            })?;
-            let spans = new_spans(&after, &splices);
-            let edited_lines = match spans.as_slice() {
-                [one] => Some((one.start, one.end)),
-                _ => None,
-            };
-            let (after, syntax, formatting) =
-                check_and_format(&file.path, &file.doc, after, edited_lines, format_after)?;
-            Ok::<_, ToolError>((after, (plan, spans, syntax, formatting)))
+    let text = file.doc.text();
+    let request = EditRequest::new(search, params.new_content.as_str())
+        .with_threshold(threshold)
+        .with_strategy(fuzzy_strategy);
+    let plan = fuzzy::plan_edit(text, &request)
+        .map_err(|refusal| refusal_error(refusal, &file.path.display(), &file.doc))?;
+    if plan.changes_nothing(text) {
+        return Err(ToolError::new(format!(
+            "new_content makes no change to the matched lines of {}; nothing was written",
+            file.path.display()
+        ))
+        .suggest("Send the code as it should be after the edit in new_content"));
+    }
+    let splices: Vec<Splice> = plan
+        .splices()
+        .map(|s| Splice::new(s.range.clone(), s.text.clone()))
+        .collect();
+    let after = file.doc.apply(&splices).map_err(|e| {
+        ToolError::new(format!(
+            "Cannot write {}: {e}; nothing was written",
+            file.path.display()
+        ))
+    })?;
+    let spans = new_spans(&after, &splices);
+    let edited_lines = match spans.as_slice() {
+        [one] => Some((one.start, one.end)),
+        _ => None,
+    };
+    let (after, syntax, formatting) =
+        check_and_format(&file.path, &file.doc, after, edited_lines, format_after)?;
+    Ok((
+        after,
+        CodePlan::Replace {
+            plan,
+            spans,
+            syntax,
+            formatting,
         },
-    )?;
-    let (plan, spans, syntax, formatting) = edited.value;
+    ))
+}
+
+/// The reply to single_match and replace_all.
+fn replace_output(strategy: EditStrategy, edited: Edited<CodePlan>) -> EditCodeOutput {
+    let write = WriteFields::of(&edited);
+    let CodePlan::Replace {
+        plan,
+        spans,
+        syntax,
+        formatting,
+    } = edited.value
+    else {
+        unreachable!("a replace plan")
+    };
     let matches: Vec<MatchInfo> = plan
         .edits
         .iter()
@@ -375,7 +463,7 @@ fn replace(
     let note = join_notes([near_misses, cut]);
     let mut matches = matches;
     matches.truncate(LISTED_MATCHES);
-    Ok(EditCodeOutput {
+    EditCodeOutput {
         status: "success",
         message,
         file_path: edited.path.display(),
@@ -394,12 +482,9 @@ fn replace(
         formatting,
         validation: None,
         warning: None,
-        write: WriteFields {
-            file_hash: edited.after.hash(),
-            dry_run: (!edited.written).then_some(true),
-        },
+        write,
         note,
-    })
+    }
 }
 
 /// How many places `matches` and the near-miss note list.
@@ -493,115 +578,90 @@ fn check_and_format(
 }
 
 /// overwrite_file: the whole file, created if needed.
-fn overwrite(ctx: &ToolContext, params: &EditCodeParams) -> Result<EditCodeOutput, ToolError> {
-    let workspace = ctx.workspace.clone();
-    let path = workspace.resolve_new_file(&params.file_path)?;
+fn overwrite(
+    params: &EditCodeParams,
+    file: &OpenFile,
+    format_after: bool,
+) -> Result<(Document, CodePlan), ToolError> {
     let content = params.new_content.as_str();
-    let format_after = ctx.settings.format_after_edit;
-    if !path.exists {
+    if !file.path.exists {
         if let Some(expected) = &params.expected_hash {
             return Err(ToolError::new(format!(
                 "expected_hash {expected} was given, but {} does not exist yet; nothing was written",
-                path.display()
+                file.path.display()
             ))
             .suggest("Leave expected_hash out to create the file"));
         }
-        let before = Document::from_text("", TextEncoding::Utf8, false)
-            .map_err(|e| ToolError::new(e.to_string()))?;
         let after = Document::from_text(content, TextEncoding::Utf8, false)
             .map_err(|e| ToolError::new(e.to_string()))?;
         let (after, syntax, formatting) =
-            check_and_format(&path, &before, after, None, format_after)?;
-        workspace.create_file(&params.file_path, &after, !params.dry_run)?;
-        let lines = after.line_count();
-        let message = format!(
-            "Created {} ({lines} line{})",
-            path.display(),
-            if lines == 1 { "" } else { "s" }
-        );
-        return Ok(whole_file_output(
-            &path,
-            (&before, &after),
-            !params.dry_run,
-            message,
-            (syntax, formatting),
-        ));
+            check_and_format(&file.path, &file.doc, after, None, format_after)?;
+        return Ok((after, CodePlan::Overwrite { syntax, formatting }));
     }
-    let edited = workspace.edit(
-        &params.file_path,
-        params.expected_hash.as_deref(),
-        None,
-        !params.dry_run,
-        |file| {
-            // The new text takes the file's line endings, like every edit.
-            let eol = file.doc.eol_style().preferred();
-            let normalized = content.replace("\r\n", "\n");
-            let text = if eol == Eol::Crlf {
-                normalized.replace('\n', "\r\n")
-            } else {
-                normalized
-            };
-            // A splice over the whole text keeps the encoding and the BOM (and
-            // drops a U+FEFF copied from a raw read of the file).
-            let whole = Splice::new(0..file.doc.text().len(), text);
-            let after = file.doc.apply(std::slice::from_ref(&whole)).map_err(|e| {
-                ToolError::new(format!(
-                    "Cannot write {}: {e}; nothing was written",
-                    file.path.display()
-                ))
-            })?;
-            let (after, syntax, formatting) =
-                check_and_format(&file.path, &file.doc, after, None, format_after)?;
-            Ok::<_, ToolError>((after, (syntax, formatting)))
-        },
-    )?;
-    let message = format!(
-        "Overwrote {} ({} lines, was {})",
-        edited.path.display(),
-        edited.after.line_count(),
-        edited.before.line_count()
-    );
-    Ok(whole_file_output(
-        &edited.path,
-        (&edited.before, &edited.after),
-        edited.written,
-        message,
-        edited.value,
-    ))
+    // The new text takes the file's line endings, like every edit.
+    let eol = file.doc.eol_style().preferred();
+    let normalized = content.replace("\r\n", "\n");
+    let text = if eol == Eol::Crlf {
+        normalized.replace('\n', "\r\n")
+    } else {
+        normalized
+    };
+    // A splice over the whole text keeps the encoding and the BOM (and
+    // drops a U+FEFF copied from a raw read of the file).
+    let whole = Splice::new(0..file.doc.text().len(), text);
+    let after = file.doc.apply(std::slice::from_ref(&whole)).map_err(|e| {
+        ToolError::new(format!(
+            "Cannot write {}: {e}; nothing was written",
+            file.path.display()
+        ))
+    })?;
+    let (after, syntax, formatting) =
+        check_and_format(&file.path, &file.doc, after, None, format_after)?;
+    Ok((after, CodePlan::Overwrite { syntax, formatting }))
 }
 
 /// The reply to overwrite_file: the whole file is the affected range.
-fn whole_file_output(
-    path: &ResolvedPath,
-    (before, after): (&Document, &Document),
-    written: bool,
-    message: String,
-    (syntax, formatting): (Option<SyntaxInfo>, Option<String>),
-) -> EditCodeOutput {
-    let lines = after.line_count();
+fn overwrite_output(edited: Edited<CodePlan>) -> EditCodeOutput {
+    let message = if edited.path.exists {
+        format!(
+            "Overwrote {} ({} lines, was {})",
+            edited.path.display(),
+            edited.after.line_count(),
+            edited.before.line_count()
+        )
+    } else {
+        let lines = edited.after.line_count();
+        format!(
+            "Created {} ({lines} line{})",
+            edited.path.display(),
+            if lines == 1 { "" } else { "s" }
+        )
+    };
+    let lines = edited.after.line_count();
+    let write = WriteFields::of(&edited);
+    let CodePlan::Overwrite { syntax, formatting } = edited.value else {
+        unreachable!("an overwrite plan")
+    };
     EditCodeOutput {
         status: "success",
         message,
-        file_path: path.display(),
+        file_path: edited.path.display(),
         strategy: "overwrite_file",
         matches: Vec::new(),
         affected_lines: LineSpan::new(1, lines),
-        lines_delta: lines as isize - before.line_count() as isize,
+        lines_delta: lines as isize - edited.before.line_count() as isize,
         diff: unified_diff(
-            before.text(),
-            after.text(),
-            &path.relative().display().to_string(),
+            edited.before.text(),
+            edited.after.text(),
+            &edited.path.relative().display().to_string(),
             DEFAULT_CONTEXT,
         ),
-        context: context(after, LineSpan::new(1, lines)),
+        context: context(&edited.after, LineSpan::new(1, lines)),
         syntax,
         formatting,
         validation: None,
         warning: None,
-        write: WriteFields {
-            file_hash: after.hash(),
-            dry_run: (!written).then_some(true),
-        },
+        write,
         note: None,
     }
 }

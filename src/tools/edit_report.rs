@@ -49,19 +49,26 @@ pub struct WriteSummary {
     /// In a dry run, the unified diff of the change.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub diff: Option<String>,
+    /// The change's id in the edit history: UndoEdit takes it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub change_id: Option<String>,
 }
 
 impl WriteSummary {
-    /// The summary of an edit done through [`crate::workspace::Workspace::edit`].
+    /// The summary of an edit done through the committer.
     pub fn of<T>(edited: &Edited<T>) -> WriteSummary {
         // Diffs name the file relative to its root, as `git diff` would.
         let label = edited.path.relative().display().to_string();
-        WriteSummary::new(&edited.before, &edited.after, edited.written, &label)
+        WriteSummary {
+            change_id: edited.history.change_id().map(str::to_string),
+            ..WriteSummary::new(&edited.before, &edited.after, edited.written, &label)
+        }
     }
 
     /// The summary of writing `after` over `before`.
     pub fn new(before: &Document, after: &Document, written: bool, label: &str) -> WriteSummary {
         WriteSummary {
+            change_id: None,
             file_hash: after.hash(),
             dry_run: (!written).then_some(true),
             diff: (!written).then(|| {

@@ -56,7 +56,7 @@ pub fn guidance(tools: &[&str]) -> String {
 
     let mut files = Vec::new();
     if on("Move") {
-        files.push("- Move renames or moves a file or folder; it never overwrites, and creates missing parent folders.");
+        files.push("- Move renames or moves a file or folder; it never overwrites, and creates missing parent folders. For Markdown notes and folders it also rewrites the links that pointed at them (dryRun: true lists them first; updateLinks: false moves only).");
     }
     if on("RemoveFile") {
         files.push("- RemoveFile moves a file to the .trash folder of its root; its response gives the Move call that restores it.");
@@ -64,6 +64,37 @@ pub fn guidance(tools: &[&str]) -> String {
     if !files.is_empty() {
         out.push_str("\n### Moving and removing files\n");
         out.push_str(&files.join("\n"));
+        out.push('\n');
+    }
+
+    let mut undo = Vec::new();
+    if on("UndoEdit") {
+        undo.push("- Every change's reply carries a changeId: UndoEdit with it takes the change back (exact bytes, moves and removals too); an undo is recorded as well, so it can be undone.".to_string());
+    }
+    if on("EditHistory") {
+        undo.push(
+            "- EditHistory lists the recorded changes, newest first (of one file with filePath)."
+                .to_string(),
+        );
+    }
+    if on("Batch") {
+        let batchable: Vec<&str> = ["TextPatch", "TextReplace", "edit_code"]
+            .into_iter()
+            .filter(|t| on(t))
+            .collect();
+        if !batchable.is_empty() {
+            undo.push(format!(
+                "- Batch applies several {} calls over one or more files as one change: all are checked first, then all are written or none.",
+                batchable.join(", ")
+            ));
+        }
+        if on("TextReplace") {
+            undo.push("- TextReplace with filePattern (instead of filePath) makes the same replacement in every matching file, all or nothing.".to_string());
+        }
+    }
+    if !undo.is_empty() {
+        out.push_str("\n### Undo and changes over several files\n");
+        out.push_str(&undo.join("\n"));
         out.push('\n');
     }
 
@@ -214,6 +245,7 @@ fn is_read_only(tool: &str) -> bool {
             | "ListDirectories"
             | "ListFiles"
             | "get_text_file_contents"
+            | "EditHistory"
             | "CheckLinks"
     )
 }

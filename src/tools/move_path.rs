@@ -9,8 +9,13 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::context::ToolContext;
+use super::edit_report::join_notes;
 use super::error::ToolError;
+use super::link_keeping::{LinkPlan, LinkUpdate, plan_link_updates, updates_links_by_default};
 use super::tool::{Effects, Tool, Toolset};
+use crate::workspace::WorkspaceError;
+use crate::workspace::batch::{BatchFailure, BatchItem};
+use crate::workspace::commit::{Change, History};
 use crate::workspace::relocate::{EntryKind, Relocation};
 
 /// The Move tool.
@@ -24,7 +29,10 @@ pub struct MoveParams {
     pub source_path: String,
     /// Its new path, which must not exist yet (absolute, or relative to the first root). This is the new name of the file or folder itself, not a folder to put it in.
     pub destination_path: String,
-    /// If true, check the move and report it without changing anything.
+    /// Rewrite the links that point at the moved file or folder (relative links and wikilinks in every Markdown file of the root), and the moved file's own relative links, so they keep reaching their files. Default: true for a Markdown file or a folder, false for other files.
+    #[serde(default)]
+    pub update_links: Option<bool>,
+    /// If true, check the move and report it (with every link it would rewrite) without changing anything.
     #[serde(default)]
     pub dry_run: bool,
 }
@@ -66,11 +74,20 @@ pub struct MoveOutput {
     /// Present and true when nothing was moved.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dry_run: Option<bool>,
+    /// The change's id in the edit history: UndoEdit takes it (and moves it back).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub change_id: Option<String>,
+    /// Remarks, e.g. when undo is not available for the move.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// The links rewritten so they keep reaching their files (in a dry run: that would be), file by file; the files are named where they were before the move.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub links_updated: Vec<LinkUpdate>,
 }
 
 impl MoveOutput {
     /// The response for a planned move, done or (in a dry run) not.
-    pub fn of(plan: &Relocation, dry_run: bool) -> MoveOutput {
+    pub fn of(plan: &Relocation, dry_run: bool, history: &History) -> MoveOutput {
         MoveOutput {
             status: "success",
             source_path: plan.source.display(),
@@ -82,6 +99,9 @@ impl MoveOutput {
                 .map(|f| f.display().to_string())
                 .collect(),
             dry_run: dry_run.then_some(true),
+            change_id: history.change_id().map(str::to_string),
+            note: history.note(),
+            links_updated: Vec::new(),
         }
     }
 }
@@ -100,6 +120,8 @@ impl Tool for Move {
 Equivalent to 'mv -T {sourcePath} {destinationPath}' bash command: destinationPath is the new path of the file or folder itself, not a folder to put it in.\n\
 The destination path must not exist. Parent directories are created automatically.\n\
 \n\
+Links are kept intact: for a Markdown file or a folder (or with updateLinks: true), every relative link and wikilink in the root's Markdown files that pointed at the moved path is rewritten to reach it at its new place, and the moved file's own relative links to reach what they reached before, keeping each link's style ([[garden]] stays short while the name is unique); the move and the rewrites are one change, made whole or not at all. linksUpdated lists every file, line and target changed; dryRun: true lists them without changing anything. updateLinks: false moves only.\n\
+\n\
 Nothing is ever overwritten. Moving between two roots works when they are on the same file system. A root folder cannot be moved, nor a folder into itself; symbolic links are refused. Waits for an edit of the file in progress to finish. dryRun: true checks the move and reports it without changing anything.\n\
 \n\
 Also puts back a file removed with RemoveFile: its response gives the exact Move call. To delete a file, use RemoveFile; to change a file's content, TextReplace or TextPatch."
@@ -109,9 +131,79 @@ Also puts back a file removed with RemoveFile: its response gives the exact Move
         let plan = ctx
             .workspace
             .plan_move(&params.source_path, &params.destination_path)?;
-        if !params.dry_run {
-            ctx.workspace.relocate(&plan)?;
+        let update = params
+            .update_links
+            .unwrap_or_else(|| updates_links_by_default(&plan));
+        let mut notes = Vec::new();
+        let links = if !update {
+            LinkPlan::default()
+        } else if plan.source.root != plan.destination.root {
+            notes.push(
+                "Links were not updated: links reach only inside their own root, and this move leaves it; CheckLinks finds the links that broke"
+                    .to_string(),
+            );
+            LinkPlan::default()
+        } else {
+            plan_link_updates(ctx, &plan)?
+        };
+        if !links.unreadable.is_empty() {
+            notes.push(format!(
+                "{} Markdown file(s) could not be read, so links in them were not updated: {}",
+                links.unreadable.len(),
+                links.unreadable.join(", ")
+            ));
         }
-        Ok(MoveOutput::of(&plan, params.dry_run))
+        let history = if links.files.is_empty() {
+            if params.dry_run {
+                History::NotKept
+            } else {
+                ctx.workspace.relocate(Self::NAME, &plan)?
+            }
+        } else {
+            move_with_links(ctx, &plan, &links, params.dry_run)?
+        };
+        let mut output = MoveOutput::of(&plan, params.dry_run, &history);
+        output.links_updated = links.updates();
+        output.note =
+            join_notes(std::iter::once(output.note.take()).chain(notes.into_iter().map(Some)));
+        Ok(output)
     }
+}
+
+/// Moves and rewrites the links of `links` as one change: all or nothing.
+fn move_with_links(
+    ctx: &ToolContext,
+    plan: &Relocation,
+    links: &LinkPlan,
+    dry_run: bool,
+) -> Result<History, ToolError> {
+    let given: Vec<String> = links.files.iter().map(|f| f.path.display()).collect();
+    let hashes: Vec<String> = links.files.iter().map(|f| f.before.hash()).collect();
+    let items: Vec<BatchItem> = given
+        .iter()
+        .zip(&hashes)
+        .zip(&links.files)
+        .map(|((g, h), f)| BatchItem {
+            encoding: Some(f.before.encoding()),
+            expected_hash: Some(h.as_str()),
+            ..BatchItem::new(g)
+        })
+        .collect();
+    let changed_since = |f: BatchFailure<WorkspaceError>| match (f.index, f.error) {
+        (Some(i), WorkspaceError::StaleHash { .. }) => ToolError::new(format!(
+            "{} changed while the links to update were being found; nothing was moved",
+            given[i]
+        ))
+        .suggest("Call Move again"),
+        (_, error) => error.into(),
+    };
+    let transaction = ctx
+        .workspace
+        .transaction(&items, vec![plan.clone()])
+        .map_err(changed_since)?;
+    let contents = links.files.iter().map(|f| Some(f.after.clone())).collect();
+    let done = transaction
+        .commit(Change::new(Move::NAME, contents), !dry_run)
+        .map_err(changed_since)?;
+    Ok(done.history)
 }

@@ -15,9 +15,11 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use serde_json::Value;
 
+use super::batch::Batch;
 use super::check_links::CheckLinks;
 use super::context::ToolContext;
 use super::edit_code::EditCode;
+use super::edit_history::EditHistory;
 use super::editor::append_text_file_contents::AppendTextFileContents;
 use super::editor::create_text_file::CreateTextFile;
 use super::editor::delete_text_file_contents::DeleteTextFileContents;
@@ -35,6 +37,7 @@ use super::text_read::TextRead;
 use super::text_replace::TextReplace;
 use super::text_search::TextSearch;
 use super::tool::{ToolEntry, Toolset};
+use super::undo_edit::UndoEdit;
 
 /// Every tool this program has, in the order they are listed.
 pub fn all_tools() -> Vec<ToolEntry> {
@@ -55,6 +58,9 @@ pub fn all_tools() -> Vec<ToolEntry> {
         ToolEntry::of::<AppendTextFileContents>(),
         ToolEntry::of::<InsertTextFileContents>(),
         ToolEntry::of::<DeleteTextFileContents>(),
+        ToolEntry::of::<EditHistory>(),
+        ToolEntry::of::<UndoEdit>(),
+        ToolEntry::of::<Batch>(),
         ToolEntry::of::<CheckLinks>(),
     ]
 }
@@ -118,9 +124,14 @@ fn unknown_tool(name: &str, names: &[&'static str]) -> ToolError {
     let hint = match all.iter().find(|t| t.name.eq_ignore_ascii_case(name)) {
         Some(t) if names.contains(&t.name) => format!("Did you mean '{}'?", t.name),
         Some(t) => format!(
-            "'{}' is in the '{}' toolset, which is not switched on (or the server is --read-only); start the server with --toolsets to change that",
+            "'{}' is in the '{}' toolset, which is not switched on (or the server is --read-only{}); start the server with --toolsets to change that",
             t.name,
-            t.toolset.name()
+            t.toolset.name(),
+            if t.toolset == Toolset::History {
+                ", or keeps no history: --no-history"
+            } else {
+                ""
+            }
         ),
         None => format!("The tools are: {}", names.join(", ")),
     };

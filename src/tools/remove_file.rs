@@ -12,6 +12,7 @@ use super::context::ToolContext;
 use super::error::ToolError;
 use super::move_path::Kind;
 use super::tool::{Effects, Tool, Toolset};
+use crate::workspace::commit::History;
 use crate::workspace::timestamp::UtcTime;
 
 /// The RemoveFile tool.
@@ -67,6 +68,12 @@ pub struct RemoveFileOutput {
     /// Present and true when nothing was moved.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dry_run: Option<bool>,
+    /// The change's id in the edit history: UndoEdit takes it (and restores the file).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub change_id: Option<String>,
+    /// Remarks, e.g. when undo is not available for the removal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 impl Tool for RemoveFile {
@@ -93,9 +100,11 @@ To rename or move a file instead, use Move."
         let plan =
             ctx.workspace
                 .plan_removal(&params.file_path, params.recursive, UtcTime::now())?;
-        if !params.dry_run {
-            ctx.workspace.relocate(&plan)?;
-        }
+        let history = if params.dry_run {
+            History::NotKept
+        } else {
+            ctx.workspace.relocate(Self::NAME, &plan)?
+        };
         let file_path = plan.source.display();
         let trash_path = plan.destination.display();
         Ok(RemoveFileOutput {
@@ -111,6 +120,8 @@ To rename or move a file instead, use Move."
             file_path,
             trash_path,
             dry_run: params.dry_run.then_some(true),
+            change_id: history.change_id().map(str::to_string),
+            note: history.note(),
         })
     }
 }

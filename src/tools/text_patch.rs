@@ -8,20 +8,24 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::args::TextArg;
+use super::broken_links::edit_note;
 use super::context::ToolContext;
 use super::edit_report::{Preview, WriteSummary, context, join_notes, line_count_note};
 use super::error::ToolError;
+use super::planned_edit::{FileArgs, PlannedEdit, run_planned};
 use super::target::{PatchTarget, TargetUse, parse_target};
 use super::templates::fill_template;
 use super::text_read::target_error;
 use super::tool::{Effects, Tool, Toolset};
 use crate::text::document::Document;
-use crate::text::edit::{EditError, LineEdit, LineSpan, plan};
+use crate::text::edit::{EditError, EditPlan, LineEdit, LineSpan, plan};
 use crate::text::excerpt::ContextLines;
 use crate::text::format::{Format, format_of};
 use crate::text::indent::{common_indent, rebase};
 use crate::text::markdown::{self, MarkdownOutline};
-use crate::text::targets::{EditSite, IndentRule, Operation, resolve_edit};
+use crate::text::targets::{EditSite, IndentRule, Operation, Target, resolve_edit};
+use crate::workspace::commit::History;
+use crate::workspace::{Edited, OpenFile};
 
 /// Deleting more lines than this gets a warning in the reply (seed 002).
 pub const LARGE_DELETE: usize = 50;
@@ -202,102 +206,173 @@ Examples:\n\
     }
 
     fn run(ctx: &ToolContext, params: TextPatchParams) -> Result<TextPatchOutput, ToolError> {
-        let operation = parse_operation(&params.operation.0)?;
-        let target = parse_target(&params.target.0.0, TargetUse::Patch)?;
-        let filled = template_content(ctx, &params, operation)?;
-        let raw_target = params.target.0.0;
+        run_planned::<Self>(ctx, &params)
+    }
+}
+
+/// What planning a TextPatch hands on to its reply.
+pub struct PatchPlan {
+    operation: Operation,
+    plan: EditPlan,
+    target_note: Option<String>,
+    template_note: Option<String>,
+    large_delete: Option<LargeDelete>,
+}
+
+/// The operation and target of a call, and whether content (or a template)
+/// goes with the operation: everything that does not depend on the file.
+fn arguments(params: &TextPatchParams) -> Result<(Operation, Target), ToolError> {
+    let operation = parse_operation(&params.operation.0)?;
+    let target = parse_target(&params.target.0.0, TargetUse::Patch)?;
+    check_template_arguments(params, operation)?;
+    let has_content = params.content.is_some() || params.template.is_some();
+    let content = params.content.as_ref().map(TextArg::as_str);
+    match (operation, has_content, content) {
+        (Operation::Delete, true, _) => {
+            return Err(ToolError::new(
+                "operation 'delete' takes no content, but content was given",
+            )
+            .suggest("Leave content out to delete, or use operation 'replace' to put the content in place of the target"));
+        }
+        (Operation::Replace | Operation::Insert, false, _) => {
+            return Err(ToolError::new(format!(
+                "operation '{}' needs content",
+                operation.name()
+            ))
+            .suggest("Pass content with the new lines, or use operation 'delete' to remove the target"));
+        }
+        (Operation::Replace | Operation::Insert, _, Some("")) => {
+            return Err(ToolError::new(format!(
+                "content is empty, so '{}' would add nothing",
+                operation.name()
+            ))
+            .suggest("Use operation 'delete' to remove lines; to insert one empty line send content \"\\n\""));
+        }
+        _ => {}
+    }
+    Ok((operation, target))
+}
+
+impl PlannedEdit for TextPatch {
+    type Plan = PatchPlan;
+
+    fn file(params: &TextPatchParams) -> Result<FileArgs<'_>, ToolError> {
+        Ok(FileArgs::existing(
+            &params.file_path,
+            params.expected_hash.as_deref(),
+            params.dry_run,
+        ))
+    }
+
+    fn check(_ctx: &ToolContext, params: &TextPatchParams) -> Result<(), ToolError> {
+        arguments(params).map(|_| ())
+    }
+
+    fn plan(
+        ctx: &ToolContext,
+        params: &TextPatchParams,
+        file: &OpenFile,
+    ) -> Result<(Document, PatchPlan), ToolError> {
+        let (operation, target) = arguments(params)?;
+        let filled = fill_template_content(ctx, params, file)?;
+        if filled.as_ref().is_some_and(|f| f.text.is_empty()) {
+            return Err(ToolError::new(
+                "content is empty, so 'insert' would add nothing",
+            )
+            .suggest("Use operation 'delete' to remove lines; to insert one empty line send content \"\\n\""));
+        }
         let content = match &filled {
             Some(filled) => Some(filled.text.as_str()),
             None => params.content.as_ref().map(TextArg::as_str),
         };
-        match (operation, content) {
-            (Operation::Delete, Some(_)) => {
-                return Err(ToolError::new(
-                    "operation 'delete' takes no content, but content was given",
-                )
-                .suggest("Leave content out to delete, or use operation 'replace' to put the content in place of the target"));
+        let path = file.path.display();
+        let doc = &file.doc;
+        let outline = (format_of(&file.path.real) == Format::Markdown
+            && (target.needs_outline() || operation == Operation::Delete))
+            .then(|| markdown::parse_sections(doc.text()));
+        let resolved = resolve_edit(doc, outline.as_ref(), &target, operation)
+            .map_err(|e| target_error(e, &path))?;
+        let content = content.map(|c| match (&resolved.indent, params.preserve_indent) {
+            (IndentRule::Rebase(indent), true) => rebase(c, indent),
+            (IndentRule::RebaseIfFlush(indent), true)
+                if common_indent(c.split('\n')).is_empty() =>
+            {
+                rebase(c, indent)
             }
-            (Operation::Replace | Operation::Insert, None) => {
-                return Err(ToolError::new(format!(
-                    "operation '{}' needs content",
-                    operation.name()
-                ))
-                .suggest("Pass content with the new lines, or use operation 'delete' to remove the target"));
+            _ => c.to_string(),
+        });
+        let content = content.as_deref().unwrap_or("");
+        let template_note = filled.map(|f| f.note);
+        let edit = match (resolved.site, operation) {
+            (EditSite::Nothing(at), _) => {
+                let plan = PatchPlan {
+                    operation,
+                    plan: nothing_plan(doc, at),
+                    target_note: resolved.note,
+                    template_note,
+                    large_delete: None,
+                };
+                return Ok((doc.clone(), plan));
             }
-            (Operation::Replace | Operation::Insert, Some("")) => {
-                return Err(ToolError::new(format!(
-                    "content is empty, so '{}' would add nothing",
-                    operation.name()
-                ))
-                .suggest("Use operation 'delete' to remove lines; to insert one empty line send content \"\\n\""));
+            (EditSite::InsertBefore(before), _) => LineEdit::Insert { before, content },
+            (EditSite::Lines { first, last }, Operation::Delete) => {
+                LineEdit::Delete { first, last }
             }
-            _ => {}
-        }
-        let preserve_indent = params.preserve_indent;
-        let workspace = ctx.workspace.clone();
-        let edited = workspace.edit(
-            &params.file_path,
-            params.expected_hash.as_deref(),
-            None,
-            !params.dry_run,
-            |file| {
-                let path = file.path.display();
-                let doc = &file.doc;
-                let outline = (format_of(&file.path.real) == Format::Markdown
-                    && (target.needs_outline() || operation == Operation::Delete))
-                    .then(|| markdown::parse_sections(doc.text()));
-                let resolved = resolve_edit(doc, outline.as_ref(), &target, operation)
-                    .map_err(|e| target_error(e, &path))?;
-                let content = content.map(|c| match (&resolved.indent, preserve_indent) {
-                    (IndentRule::Rebase(indent), true) => rebase(c, indent),
-                    (IndentRule::RebaseIfFlush(indent), true)
-                        if common_indent(c.split('\n')).is_empty() =>
-                    {
-                        rebase(c, indent)
-                    }
-                    _ => c.to_string(),
-                });
-                let content = content.as_deref().unwrap_or("");
-                let edit = match (resolved.site, operation) {
-                    (EditSite::Nothing(at), _) => {
-                        return Ok((doc.clone(), (nothing_plan(doc, at), resolved.note, None)));
-                    }
-                    (EditSite::InsertBefore(before), _) => LineEdit::Insert { before, content },
-                    (EditSite::Lines { first, last }, Operation::Delete) => {
-                        LineEdit::Delete { first, last }
-                    }
-                    (EditSite::Lines { first, last }, _) => LineEdit::Replace {
-                        first,
-                        last,
-                        content,
-                    },
-                };
-                let warning = match edit {
-                    LineEdit::Delete { first, last } => {
-                        let undo = ctx.settings.enabled_tools.contains(&"UndoEdit");
-                        large_delete_warning(outline.as_ref(), first, last, params.dry_run, undo)
-                    }
-                    _ => None,
-                };
-                let near = match resolved.site {
-                    EditSite::Lines { first, .. } => first,
-                    EditSite::InsertBefore(b) | EditSite::Nothing(b) => b.saturating_sub(1).max(1),
-                };
-                let plan =
-                    plan(doc, &edit, doc.eol_near(near)).map_err(|e| edit_error(e, &path))?;
-                let after = doc.apply(std::slice::from_ref(&plan.splice)).map_err(|e| {
-                    ToolError::new(format!("Cannot write {path}: {e}; nothing was written"))
-                        .suggest("Use only characters the file's encoding can hold")
-                })?;
-                Ok::<(Document, _), ToolError>((after, (plan, resolved.note, warning)))
+            (EditSite::Lines { first, last }, _) => LineEdit::Replace {
+                first,
+                last,
+                content,
             },
-        )?;
-        let (plan, target_note, warning) = &edited.value;
+        };
+        let large_delete = match edit {
+            LineEdit::Delete { first, last } => LargeDelete::of(outline.as_ref(), first, last),
+            _ => None,
+        };
+        let near = match resolved.site {
+            EditSite::Lines { first, .. } => first,
+            EditSite::InsertBefore(b) | EditSite::Nothing(b) => b.saturating_sub(1).max(1),
+        };
+        let plan = plan(doc, &edit, doc.eol_near(near)).map_err(|e| edit_error(e, &path))?;
+        let after = doc.apply(std::slice::from_ref(&plan.splice)).map_err(|e| {
+            ToolError::new(format!("Cannot write {path}: {e}; nothing was written"))
+                .suggest("Use only characters the file's encoding can hold")
+        })?;
+        Ok((
+            after,
+            PatchPlan {
+                operation,
+                plan,
+                target_note: resolved.note,
+                template_note,
+                large_delete,
+            },
+        ))
+    }
+
+    fn reply(
+        ctx: &ToolContext,
+        params: &TextPatchParams,
+        edited: Edited<PatchPlan>,
+    ) -> Result<TextPatchOutput, ToolError> {
+        let PatchPlan {
+            operation,
+            plan,
+            target_note,
+            template_note,
+            large_delete,
+        } = &edited.value;
+        let undo = match &edited.history {
+            _ if !edited.written => UndoState::DryRun,
+            _ if !ctx.settings.enabled_tools.contains(&"UndoEdit") => UndoState::NoHistory,
+            History::Recorded(id) => UndoState::Recorded(id),
+            History::Unavailable(_) => UndoState::NotRecorded,
+            History::NotKept => UndoState::NoHistory,
+        };
         Ok(TextPatchOutput {
             status: "success",
             operation: operation.name(),
             file_path: edited.path.display(),
-            target: raw_target,
+            target: params.target.0.0.clone(),
             affected_lines: plan.affected,
             lines_changed: plan.lines_changed,
             lines_delta: plan.lines_delta,
@@ -305,31 +380,31 @@ Examples:\n\
             context: context(&edited.after, plan.new_span),
             write: WriteSummary::of(&edited),
             note: join_notes([
-                filled.map(|f| f.note),
+                template_note.clone(),
                 target_note.clone(),
                 line_count_note(&edited.before, &edited.after),
+                edit_note(ctx, &edited),
+                edited.history.note(),
             ]),
-            warning: warning.clone(),
+            warning: large_delete.as_ref().map(|d| d.warning(undo)),
         })
     }
 }
 
-/// The content a `template` gives, after checking it goes with the other
-/// arguments; `None` without a template.
-fn template_content(
-    ctx: &ToolContext,
+/// Checks that a `template` goes with the other arguments.
+fn check_template_arguments(
     params: &TextPatchParams,
     operation: Operation,
-) -> Result<Option<super::templates::Filled>, ToolError> {
-    let Some(template) = &params.template else {
+) -> Result<(), ToolError> {
+    if params.template.is_none() {
         if params.variables.is_some() {
             return Err(ToolError::new(
                 "variables were given without a template; they fill a template's placeholders",
             )
             .suggest("Pass template with the variables, or leave variables out"));
         }
-        return Ok(None);
-    };
+        return Ok(());
+    }
     if operation != Operation::Insert {
         return Err(ToolError::new(format!(
             "template works only with operation 'insert', not '{}'",
@@ -343,10 +418,21 @@ fn template_content(
         )
         .suggest("Leave out content to insert the filled template, or leave out template to insert content as given"));
     }
-    let file = ctx.workspace.resolve_file(&params.file_path)?;
+    Ok(())
+}
+
+/// The content a `template` gives for `file`; `None` without a template.
+fn fill_template_content(
+    ctx: &ToolContext,
+    params: &TextPatchParams,
+    file: &OpenFile,
+) -> Result<Option<super::templates::Filled>, ToolError> {
+    let Some(template) = &params.template else {
+        return Ok(None);
+    };
     let empty = BTreeMap::new();
     let variables = params.variables.as_ref().unwrap_or(&empty);
-    fill_template(ctx, template, variables, &file.real, &file.root).map(Some)
+    fill_template(ctx, template, variables, &file.path.real, &file.path.root).map(Some)
 }
 
 /// The plan of an edit that changes nothing, at line `at`.
@@ -363,63 +449,94 @@ fn nothing_plan(doc: &Document, at: usize) -> crate::text::edit::EditPlan {
     }
 }
 
-/// The warning for deleting lines `first..=last`, when they are many or hold
-/// whole sections with subsections.
-fn large_delete_warning(
-    outline: Option<&MarkdownOutline>,
+/// A delete of many lines, or of whole sections with their subsections,
+/// which the reply warns about.
+struct LargeDelete {
     first: usize,
     last: usize,
-    dry_run: bool,
-    undo_available: bool,
-) -> Option<String> {
-    let count = last - first + 1;
-    // Sections wholly deleted that have subsections; the outermost only, a
-    // subsection goes with its parent.
-    let mut sections: Vec<String> = Vec::new();
-    if let Some(o) = outline {
-        let mut inside_until = 0;
-        for (i, h) in o.headings.iter().enumerate() {
-            let whole = h.line >= first && h.section_end <= last && h.line > inside_until;
-            let has_children = o
-                .headings
-                .get(i + 1)
-                .is_some_and(|next| next.level > h.level && next.line <= h.section_end);
-            if whole && has_children {
-                sections.push(format!("'{}'", h.display()));
-                inside_until = h.section_end;
+    /// The outermost sections wholly deleted that have subsections (at most
+    /// five), as `'## Heading'`.
+    sections: Vec<String>,
+}
+
+/// Whether, and how, the change can be undone, for the large-delete warning.
+#[derive(Debug, Clone, Copy)]
+enum UndoState<'a> {
+    /// Nothing was written.
+    DryRun,
+    /// Recorded in the history under this change id.
+    Recorded(&'a str),
+    /// The history is on but could not keep this change.
+    NotRecorded,
+    /// No history is kept.
+    NoHistory,
+}
+
+impl LargeDelete {
+    /// The large delete of lines `first..=last`, if it is one.
+    fn of(outline: Option<&MarkdownOutline>, first: usize, last: usize) -> Option<LargeDelete> {
+        let count = last - first + 1;
+        // Sections wholly deleted that have subsections; the outermost only, a
+        // subsection goes with its parent.
+        let mut sections: Vec<String> = Vec::new();
+        if let Some(o) = outline {
+            let mut inside_until = 0;
+            for (i, h) in o.headings.iter().enumerate() {
+                let whole = h.line >= first && h.section_end <= last && h.line > inside_until;
+                let has_children = o
+                    .headings
+                    .get(i + 1)
+                    .is_some_and(|next| next.level > h.level && next.line <= h.section_end);
+                if whole && has_children {
+                    sections.push(format!("'{}'", h.display()));
+                    inside_until = h.section_end;
+                }
             }
         }
+        if count <= LARGE_DELETE && sections.is_empty() {
+            return None;
+        }
+        sections.truncate(5);
+        Some(LargeDelete {
+            first,
+            last,
+            sections,
+        })
     }
-    if count <= LARGE_DELETE && sections.is_empty() {
-        return None;
+
+    /// The warning: how much went, and how to get it back.
+    fn warning(&self, undo: UndoState) -> String {
+        let LargeDelete {
+            first,
+            last,
+            sections,
+        } = self;
+        let count = last - first + 1;
+        let what = if sections.is_empty() {
+            String::new()
+        } else {
+            format!(
+                ", including the section{} {} with {} subsections",
+                if sections.len() == 1 { "" } else { "s" },
+                sections.join(", "),
+                if sections.len() == 1 { "its" } else { "their" }
+            )
+        };
+        let verb = match undo {
+            UndoState::DryRun => "This would delete",
+            _ => "Deleted",
+        };
+        let plural = if count == 1 { "line" } else { "lines" };
+        let back = match undo {
+            UndoState::DryRun => "Nothing was written (dry run)".to_string(),
+            UndoState::Recorded(id) => {
+                format!("If that was not intended, UndoEdit with changeId '{id}' restores them")
+            }
+            UndoState::NotRecorded => "The edit history could not keep this change (see note): if that was not intended, insert the lines again (preview.before shows how they began)".to_string(),
+            UndoState::NoHistory => "This server keeps no edit history (UndoEdit is not switched on): if that was not intended, insert the lines again (preview.before shows how they began); next time check with dryRun: true first".to_string(),
+        };
+        format!("{verb} {count} {plural} ({first}-{last}){what}. {back}.")
     }
-    sections.truncate(5);
-    let what = if sections.is_empty() {
-        String::new()
-    } else {
-        format!(
-            ", including the section{} {} with {} subsections",
-            if sections.len() == 1 { "" } else { "s" },
-            sections.join(", "),
-            if sections.len() == 1 { "its" } else { "their" }
-        )
-    };
-    let verb = if dry_run {
-        "This would delete"
-    } else {
-        "Deleted"
-    };
-    let plural = if count == 1 { "line" } else { "lines" };
-    let back = if dry_run {
-        "Nothing was written (dry run)".to_string()
-    } else if undo_available {
-        "If that was not intended, UndoEdit restores them".to_string()
-    } else {
-        "This server keeps no edit history (UndoEdit is not switched on): if that was not intended, insert the lines again (preview.before shows how they began); next time check with dryRun: true first".to_string()
-    };
-    Some(format!(
-        "{verb} {count} {plural} ({first}-{last}){what}. {back}."
-    ))
 }
 
 fn edit_error(error: EditError, path: &str) -> ToolError {
@@ -437,26 +554,37 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_large_delete_warning_names_undo_only_when_it_exists() {
+    fn the_large_delete_warning_names_the_change_to_undo_only_when_there_is_one() {
         let outline = markdown::parse_sections("# A\n\n## B\n\n### C\n\ntext\n");
+        let sections = LargeDelete::of(Some(&outline), 3, 7).unwrap();
         assert_eq!(
-            large_delete_warning(Some(&outline), 3, 7, false, true).unwrap(),
+            sections.warning(UndoState::Recorded("20261124T010203Z-1a2b")),
             "Deleted 5 lines (3-7), including the section '## B' with its subsections. If that \
-             was not intended, UndoEdit restores them."
+             was not intended, UndoEdit with changeId '20261124T010203Z-1a2b' restores them."
         );
         assert!(
-            large_delete_warning(Some(&outline), 3, 7, false, false)
-                .unwrap()
+            sections
+                .warning(UndoState::NoHistory)
                 .contains("UndoEdit is not switched on")
         );
-        assert_eq!(
-            large_delete_warning(Some(&outline), 5, 7, false, true),
-            None
+        assert!(
+            sections
+                .warning(UndoState::NotRecorded)
+                .contains("The edit history could not keep this change")
         );
         assert_eq!(
-            large_delete_warning(None, 1, 51, false, true).unwrap(),
-            "Deleted 51 lines (1-51). If that was not intended, UndoEdit restores them."
+            sections.warning(UndoState::DryRun),
+            "This would delete 5 lines (3-7), including the section '## B' with its \
+             subsections. Nothing was written (dry run)."
         );
-        assert_eq!(large_delete_warning(None, 1, 50, false, true), None);
+        assert!(LargeDelete::of(Some(&outline), 5, 7).is_none());
+        assert_eq!(
+            LargeDelete::of(None, 1, 51)
+                .unwrap()
+                .warning(UndoState::Recorded("x")),
+            "Deleted 51 lines (1-51). If that was not intended, UndoEdit with changeId 'x' \
+             restores them."
+        );
+        assert!(LargeDelete::of(None, 1, 50).is_none());
     }
 }

@@ -3,7 +3,9 @@
 //! `oldText` is matched literally (line breaks match `\n` or `\r\n`). With
 //! several matches and no `occurrence`, the call is refused with every match's
 //! line (DESIGN deviation 1): a silent first-match edit is the most common way
-//! an agent edits the wrong place.
+//! an agent edits the wrong place. With `filePattern` instead of `filePath`,
+//! the replacement is made in every matching file as one change
+//! ([`super::replace_across`]).
 
 use std::fmt;
 
@@ -12,15 +14,18 @@ use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Value, json};
 
 use super::args::TextArg;
+use super::broken_links::edit_note;
 use super::context::ToolContext;
 use super::edit_report::{Preview, WriteSummary, context, join_notes, line_count_note};
 use super::error::ToolError;
+use super::planned_edit::{FileArgs, PlannedEdit, run_planned};
 use super::tool::{Effects, Tool, Toolset};
 use crate::text::document::{Document, Splice};
 use crate::text::edit::LineSpan;
 use crate::text::excerpt::{ContextLines, cut};
 use crate::text::lines::Eol;
 use crate::text::literal::{NearMiss, find_all, near_miss};
+use crate::workspace::{Edited, OpenFile};
 
 /// The TextReplace tool.
 pub struct TextReplace;
@@ -29,8 +34,12 @@ pub struct TextReplace;
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct TextReplaceParams {
-    /// Path to the text file (absolute or relative to the first root).
-    pub file_path: String,
+    /// Path to the text file (absolute or relative to the first root). Give filePath or filePattern.
+    #[serde(default)]
+    pub file_path: Option<String>,
+    /// Instead of filePath: a glob such as "notes/**/*.md" (relative to the roots, as TextSearch's filePattern). The replacement is made in every matching file that holds oldText, all or nothing; occurrence applies in each file.
+    #[serde(default)]
+    pub file_pattern: Option<String>,
     /// Exact text to find; can span several lines. Copy it from TextRead or TextInspect output.
     pub old_text: TextArg,
     /// The text to put in its place (empty to delete it).
@@ -123,12 +132,24 @@ impl JsonSchema for Occurrence {
     }
 }
 
-/// Result of TextReplace.
+/// Result of TextReplace: one file's replacement, or with filePattern, every file's.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TextReplaceOutput {
     /// Always "success".
     pub status: &'static str,
+    /// The replacement in the file (with filePath).
+    #[serde(flatten)]
+    pub file: Option<ReplaceReply>,
+    /// The replacements in every file (with filePattern).
+    #[serde(flatten)]
+    pub across: Option<super::replace_across::AcrossReply>,
+}
+
+/// What a replacement did to one file.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReplaceReply {
     /// The edited file.
     pub file_path: String,
     /// How many times oldText occurs in the file.
@@ -181,74 +202,121 @@ For structural edits by heading, line range or code block position, use TextPatc
     }
 
     fn run(ctx: &ToolContext, params: TextReplaceParams) -> Result<TextReplaceOutput, ToolError> {
-        let old_text = params.old_text.as_str();
-        let new_text = params.new_text.as_str();
-        if old_text.is_empty() {
-            return Err(ToolError::new("oldText is empty: there is nothing to find")
-                .suggest("To add text, use TextPatch with operation 'insert', or include the neighbouring text in oldText and newText"));
-        }
-        if old_text == new_text {
-            return Err(ToolError::new(
-                "oldText and newText are identical, so the replacement would change nothing",
+        match (&params.file_path, &params.file_pattern) {
+            (Some(_), Some(_)) => Err(ToolError::new(
+                "filePath and filePattern were both given, but a replacement is made in one file or in the files a pattern selects",
             )
-            .suggest("Send the text as it should be after the edit in newText"));
+            .suggest("Pass filePath to edit one file, or filePattern (e.g. \"notes/**/*.md\") to edit every matching file")),
+            (None, Some(pattern)) => super::replace_across::replace_across(ctx, &params, pattern),
+            _ => run_planned::<Self>(ctx, &params),
         }
-        let workspace = ctx.workspace.clone();
-        let edited = workspace.edit(
-            &params.file_path,
+    }
+}
+
+/// Refuses arguments that cannot make a replacement, whatever the file.
+pub fn check_texts(params: &TextReplaceParams) -> Result<(), ToolError> {
+    let old_text = params.old_text.as_str();
+    if old_text.is_empty() {
+        return Err(ToolError::new("oldText is empty: there is nothing to find")
+            .suggest("To add text, use TextPatch with operation 'insert', or include the neighbouring text in oldText and newText"));
+    }
+    if old_text == params.new_text.as_str() {
+        return Err(ToolError::new(
+            "oldText and newText are identical, so the replacement would change nothing",
+        )
+        .suggest("Send the text as it should be after the edit in newText"));
+    }
+    Ok(())
+}
+
+impl PlannedEdit for TextReplace {
+    type Plan = ReplacePlan;
+
+    fn file(params: &TextReplaceParams) -> Result<FileArgs<'_>, ToolError> {
+        let file_path = params.file_path.as_deref().ok_or_else(|| {
+            ToolError::new("filePath is missing: say which file to edit")
+                .suggest("Pass filePath, or filePattern (e.g. \"notes/**/*.md\") to edit every matching file")
+        })?;
+        Ok(FileArgs::existing(
+            file_path,
             params.expected_hash.as_deref(),
-            None,
-            !params.dry_run,
-            |file| {
-                plan_replace(
-                    &file.doc,
-                    old_text,
-                    new_text,
-                    params.occurrence,
-                    &file.path.display(),
-                )
-            },
-        )?;
-        let plan = &edited.value;
-        let merged = merged_spans(&plan.spans);
-        let cut_note = (merged.len() > LISTED_SPANS).then(|| {
-            format!(
-                "replacements lists the first {LISTED_SPANS} of {} places",
-                merged.len()
-            )
-        });
-        let note = join_notes([
-            plan.others_note.clone(),
-            plan.eol_note.clone(),
-            cut_note,
-            line_count_note(&edited.before, &edited.after),
-        ]);
+            params.dry_run,
+        ))
+    }
+
+    fn check(_ctx: &ToolContext, params: &TextReplaceParams) -> Result<(), ToolError> {
+        check_texts(params)
+    }
+
+    fn plan(
+        _ctx: &ToolContext,
+        params: &TextReplaceParams,
+        file: &OpenFile,
+    ) -> Result<(Document, ReplacePlan), ToolError> {
+        plan_replace(
+            &file.doc,
+            params.old_text.as_str(),
+            params.new_text.as_str(),
+            params.occurrence,
+            &file.path.display(),
+        )
+    }
+
+    fn reply(
+        ctx: &ToolContext,
+        _params: &TextReplaceParams,
+        edited: Edited<ReplacePlan>,
+    ) -> Result<TextReplaceOutput, ToolError> {
         Ok(TextReplaceOutput {
             status: "success",
-            file_path: edited.path.display(),
-            occurrences_found: plan.found,
-            occurrences_replaced: plan.spans.len(),
-            affected_lines: LineSpan::new(
-                plan.spans.first().map_or(1, |s| s.start),
-                plan.spans.last().map_or(1, |s| s.end),
-            ),
-            replacements: if plan.spans.len() > 1 {
-                merged.into_iter().take(LISTED_SPANS).collect()
-            } else {
-                Vec::new()
-            },
-            lines_delta: edited.after.line_count() as isize - edited.before.line_count() as isize,
-            preview: Preview::new(&plan.first_before, &plan.first_after),
-            context: context(
-                &edited.after,
-                LineSpan::new(
-                    plan.spans.first().map_or(1, |s| s.start),
-                    plan.spans.last().map_or(0, |s| s.end),
-                ),
-            ),
-            write: WriteSummary::of(&edited),
-            note,
+            file: Some(replace_reply(ctx, &edited)),
+            across: None,
         })
+    }
+}
+
+/// The reply about one file's replacement.
+pub fn replace_reply(ctx: &ToolContext, edited: &Edited<ReplacePlan>) -> ReplaceReply {
+    let plan = &edited.value;
+    let merged = merged_spans(&plan.spans);
+    let cut_note = (merged.len() > LISTED_SPANS).then(|| {
+        format!(
+            "replacements lists the first {LISTED_SPANS} of {} places",
+            merged.len()
+        )
+    });
+    let note = join_notes([
+        plan.others_note.clone(),
+        plan.eol_note.clone(),
+        cut_note,
+        line_count_note(&edited.before, &edited.after),
+        edit_note(ctx, edited),
+        edited.history.note(),
+    ]);
+    ReplaceReply {
+        file_path: edited.path.display(),
+        occurrences_found: plan.found,
+        occurrences_replaced: plan.spans.len(),
+        affected_lines: LineSpan::new(
+            plan.spans.first().map_or(1, |s| s.start),
+            plan.spans.last().map_or(1, |s| s.end),
+        ),
+        replacements: if plan.spans.len() > 1 {
+            merged.into_iter().take(LISTED_SPANS).collect()
+        } else {
+            Vec::new()
+        },
+        lines_delta: edited.after.line_count() as isize - edited.before.line_count() as isize,
+        preview: Preview::new(&plan.first_before, &plan.first_after),
+        context: context(
+            &edited.after,
+            LineSpan::new(
+                plan.spans.first().map_or(1, |s| s.start),
+                plan.spans.last().map_or(0, |s| s.end),
+            ),
+        ),
+        write: WriteSummary::of(edited),
+        note,
     }
 }
 
@@ -268,7 +336,7 @@ fn merged_spans(spans: &[LineSpan]) -> Vec<LineSpan> {
 }
 
 /// What a replacement did, for the response.
-struct ReplacePlan {
+pub struct ReplacePlan {
     found: usize,
     spans: Vec<LineSpan>,
     first_before: String,
@@ -277,7 +345,9 @@ struct ReplacePlan {
     eol_note: Option<String>,
 }
 
-fn plan_replace(
+/// Replaces `old_text` with `new_text` in `doc` by the `occurrence` rules;
+/// `path` names the file in messages.
+pub fn plan_replace(
     doc: &Document,
     old_text: &str,
     new_text: &str,

@@ -26,23 +26,35 @@ pub enum Toolset {
     Code,
     /// The mcp-text-editor API.
     Editor,
+    /// EditHistory, UndoEdit.
+    History,
+    /// Batch (and TextReplace across files).
+    Batch,
     /// CheckLinks.
     Links,
 }
 
 impl Toolset {
     /// Every toolset.
-    pub const ALL: [Toolset; 5] = [
+    pub const ALL: [Toolset; 7] = [
         Toolset::Text,
         Toolset::Files,
         Toolset::Code,
         Toolset::Editor,
+        Toolset::History,
+        Toolset::Batch,
         Toolset::Links,
     ];
 
     /// The toolsets on when `--toolsets` is not given.
-    pub const DEFAULT: [Toolset; 4] =
-        [Toolset::Text, Toolset::Files, Toolset::Code, Toolset::Links];
+    pub const DEFAULT: [Toolset; 6] = [
+        Toolset::Text,
+        Toolset::Files,
+        Toolset::Code,
+        Toolset::History,
+        Toolset::Batch,
+        Toolset::Links,
+    ];
 
     /// The name used on the command line.
     pub fn name(self) -> &'static str {
@@ -51,6 +63,8 @@ impl Toolset {
             Toolset::Files => "files",
             Toolset::Code => "code",
             Toolset::Editor => "editor",
+            Toolset::History => "history",
+            Toolset::Batch => "batch",
             Toolset::Links => "links",
         }
     }

@@ -1,17 +1,19 @@
-//! All-or-nothing edits of several files.
+//! All-or-nothing edits of several files: the pieces the committer
+//! ([`super::commit`]) shares with its callers, and [`Workspace::edit_batch`],
+//! which edits several existing files through it.
 //!
-//! [`Workspace::edit_batch`] resolves every path, refuses the same file named
-//! twice, takes every file's lock in one fixed order (sorted real paths, so two
-//! batches over the same files cannot deadlock) and holds them all to the end.
-//! It then reads every file, checks every expected hash, and computes every
-//! new document before anything is written: one failure and no file changes.
+//! A batch resolves every path, refuses the same file named twice, takes
+//! every file's lock in one fixed order (sorted real paths, so two batches
+//! over the same files cannot deadlock) and holds them all to the end. It
+//! then reads every file, checks every expected hash, and computes every new
+//! document before anything is written: one failure and no file changes.
 //!
-//! Every file is read from its locked handle. Writing is two-phase: every
-//! new document is staged as a synced unnamed file in its target's folder
-//! (a named temp file where the system has no unnamed ones), and only when
-//! all are staged are they given names and renamed into place. If a rename fails midway, the files already renamed are written
-//! back from their original bytes, and the error says which files were
-//! restored (and, should a restore itself fail, which were not).
+//! Writing is two-phase: every new document is staged as a synced unnamed
+//! file in its target's folder (a named temp file where the system has no
+//! unnamed ones), and only when all are staged are they given names and
+//! renamed into place. If a rename fails midway, the files already renamed
+//! are written back from their original bytes, and the error says which
+//! files were restored (and, should a restore itself fail, which were not).
 //!
 //! ```
 //! use mcp_server_text::workspace::{Workspace, WorkspaceOptions, WorkspaceError};
@@ -24,7 +26,7 @@
 //! let ws = Workspace::new(vec![dir.path().to_path_buf()], WorkspaceOptions::default()).unwrap();
 //! let items = [BatchItem::new("a.txt"), BatchItem::new("b.txt")];
 //! let done = ws
-//!     .edit_batch(&items, true, |_, file| {
+//!     .edit_batch("upper", &items, true, |_, file| {
 //!         let upper = file.doc.text().to_uppercase();
 //!         let len = file.doc.text().len();
 //!         Ok::<_, WorkspaceError>((file.doc.apply(&[Splice::new(0..len, upper)]).unwrap(), ()))
@@ -39,12 +41,10 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::atomic_write::{self, Staged, TempKind};
-use super::file_lock::FileLock;
-use super::{Edited, OpenFile, Workspace, WorkspaceError, check_hash_syntax};
+use super::commit::Change;
+use super::{Edited, OpenFile, Workspace, WorkspaceError};
 use crate::text::document::Document;
 use crate::text::encoding::TextEncoding;
-use crate::text::hash::hash_matches;
 
 /// One file of a batch.
 #[derive(Debug, Clone, Copy)]
@@ -55,15 +55,26 @@ pub struct BatchItem<'a> {
     pub encoding: Option<TextEncoding>,
     /// The hash the file must still have, if the caller sent one.
     pub expected_hash: Option<&'a str>,
+    /// Whether the file may not exist yet (it is then created).
+    pub may_be_new: bool,
 }
 
 impl<'a> BatchItem<'a> {
-    /// A file recognised by its bytes, without a hash check.
+    /// An existing file recognised by its bytes, without a hash check.
     pub fn new(given: &'a str) -> BatchItem<'a> {
         BatchItem {
             given,
             encoding: None,
             expected_hash: None,
+            may_be_new: false,
+        }
+    }
+
+    /// A file that may exist or not.
+    pub fn new_or_existing(given: &'a str) -> BatchItem<'a> {
+        BatchItem {
+            may_be_new: true,
+            ..BatchItem::new(given)
         }
     }
 }
@@ -86,6 +97,8 @@ pub struct CommitFailure {
     pub error: io::Error,
     /// Files that had been renamed and were written back with their original bytes.
     pub restored: Vec<PathBuf>,
+    /// New files that had been created and were removed again.
+    pub removed: Vec<PathBuf>,
     /// Files that had been renamed and could not be written back: they hold
     /// the new bytes.
     pub not_restored: Vec<(PathBuf, io::Error)>,
@@ -116,6 +129,19 @@ impl fmt::Display for CommitFailure {
                     "its"
                 } else {
                     "their"
+                },
+            )?;
+        }
+        if !self.removed.is_empty() {
+            write!(
+                f,
+                "; the new file{} already created ({}) {} removed again",
+                plural(self.removed.len()),
+                list(&self.removed),
+                if self.removed.len() == 1 {
+                    "was"
+                } else {
+                    "were"
                 },
             )?;
         }
@@ -195,7 +221,8 @@ impl Workspace {
         *self.batch_hook.write().unwrap_or_else(|e| e.into_inner()) = hook;
     }
 
-    fn hook(&self, step: BatchStep<'_>) -> io::Result<()> {
+    /// Runs the hook, if one is installed, for `step`.
+    pub(super) fn hook(&self, step: BatchStep<'_>) -> io::Result<()> {
         let hook = self
             .batch_hook
             .read()
@@ -210,189 +237,48 @@ impl Workspace {
     /// Edits every file of `items` or none: `change` computes each file's new
     /// document (it is called for every file, in order, before anything is
     /// written), and unless `write` is false (a dry run) all are written
-    /// together. The results are in the order of `items`.
+    /// together and recorded as one change of `tool`. The results are in the
+    /// order of `items`.
     pub fn edit_batch<T, E: From<WorkspaceError>>(
         &self,
+        tool: &'static str,
         items: &[BatchItem<'_>],
         write: bool,
         mut change: impl FnMut(usize, &OpenFile) -> Result<(Document, T), E>,
     ) -> Result<Vec<Edited<T>>, BatchFailure<E>> {
-        let fail = |index: Option<usize>, error: WorkspaceError| BatchFailure {
-            index,
-            error: E::from(error),
+        let lift = |f: BatchFailure<WorkspaceError>| BatchFailure {
+            index: f.index,
+            error: E::from(f.error),
         };
-        let mut paths = Vec::with_capacity(items.len());
-        for (i, item) in items.iter().enumerate() {
-            if let Some(expected) = item.expected_hash {
-                check_hash_syntax(expected).map_err(|e| fail(Some(i), e))?;
-            }
-            let path = self
-                .resolve_file(item.given)
-                .map_err(|e| fail(Some(i), e))?;
-            if let Some(first) = paths
-                .iter()
-                .position(|p: &super::roots::ResolvedPath| p.real == path.real)
-            {
-                return Err(fail(
-                    Some(i),
-                    WorkspaceError::Duplicate {
-                        path: path.real,
-                        first,
-                        second: i,
-                    },
-                ));
-            }
-            paths.push(path);
-        }
-
-        // One fixed order for every batch, so two batches never wait on each other.
-        let mut lock_order: Vec<usize> = (0..paths.len()).collect();
-        lock_order.sort_by(|&a, &b| paths[a].real.cmp(&paths[b].real));
-        let mut locks: Vec<Option<FileLock>> = (0..paths.len()).map(|_| None).collect();
-        for &i in &lock_order {
-            locks[i] = Some(self.lock(&paths[i]).map_err(|e| fail(Some(i), e))?);
-        }
-        let locks: Vec<FileLock> = locks.into_iter().flatten().collect();
-
-        let mut files = Vec::with_capacity(paths.len());
-        for (i, (item, path)) in items.iter().zip(paths).enumerate() {
-            let doc = super::read::read_document(
-                &locks[i].file,
-                self.options.max_file_size,
-                item.encoding,
-            )
-            .map_err(|e| fail(Some(i), self.read_error(&path, e)))?;
-            super::warm(&doc, || ());
-            if let Some(expected) = item.expected_hash {
-                let actual = doc.hash();
-                if !hash_matches(expected, &actual) {
-                    return Err(fail(
-                        Some(i),
-                        WorkspaceError::StaleHash {
-                            path: path.real.clone(),
-                            expected: expected.trim().to_string(),
-                            actual,
-                        },
-                    ));
-                }
-            }
-            files.push(OpenFile { path, doc });
-        }
-
-        let mut results = Vec::with_capacity(files.len());
-        for (i, file) in files.iter().enumerate() {
+        let transaction = self.transaction(items, Vec::new()).map_err(lift)?;
+        let mut contents = Vec::with_capacity(items.len());
+        let mut values = Vec::with_capacity(items.len());
+        for (i, file) in transaction.files().iter().enumerate() {
             let (after, value) = change(i, file).map_err(|error| BatchFailure {
                 index: Some(i),
                 error,
             })?;
-            results.push((after, value));
+            contents.push(Some(after));
+            values.push(value);
         }
-
-        if write {
-            self.write_all(&files, &locks, &results, &lock_order)
-                .map_err(|(index, error)| fail(index, error))?;
-        }
-        Ok(files
+        let done = transaction
+            .commit(Change::new(tool, contents), write)
+            .map_err(lift)?;
+        let history = done.history;
+        Ok(done
+            .before
             .into_iter()
-            .zip(results)
-            .map(|(file, (after, value))| Edited {
+            .zip(done.after)
+            .zip(values)
+            .map(|((file, after), value)| Edited {
                 path: file.path,
+                after: after.unwrap_or_else(|| file.doc.clone()),
                 before: file.doc,
-                after,
                 value,
                 written: write,
+                history: history.clone(),
             })
             .collect())
-    }
-
-    /// Stages every changed file, then renames them all; on a failed rename,
-    /// restores the files already renamed. The caller holds every lock.
-    fn write_all<T>(
-        &self,
-        files: &[OpenFile],
-        locks: &[FileLock],
-        results: &[(Document, T)],
-        order: &[usize],
-    ) -> Result<(), (Option<usize>, WorkspaceError)> {
-        // A file whose bytes do not change is not rewritten.
-        let changed: Vec<usize> = order
-            .iter()
-            .copied()
-            .filter(|&i| results[i].0.to_bytes() != files[i].doc.to_bytes())
-            .collect();
-        let mut staged: Vec<(usize, Staged)> = Vec::with_capacity(changed.len());
-        for &i in &changed {
-            let target = &files[i].path.real;
-            let lock = &locks[i];
-            let stage = self
-                .hook(BatchStep::Stage { index: i, target })
-                .and_then(|()| lock.file.metadata())
-                .and_then(|keep| {
-                    atomic_write::stage(
-                        &lock.parent,
-                        &lock.name,
-                        Some(&keep),
-                        TempKind::Unnamed,
-                        &mut |out| results[i].0.write_to(out),
-                    )
-                });
-            match stage {
-                Ok(s) => staged.push((i, s)),
-                // Dropping the staged files removes their temp files.
-                Err(error) => {
-                    return Err((
-                        Some(i),
-                        WorkspaceError::Write {
-                            path: target.clone(),
-                            error,
-                        },
-                    ));
-                }
-            }
-        }
-
-        let mut renamed: Vec<usize> = Vec::with_capacity(staged.len());
-        let mut pending = staged.into_iter();
-        while let Some((i, stage)) = pending.next() {
-            let target = files[i].path.real.clone();
-            let result = self
-                .hook(BatchStep::Commit {
-                    index: i,
-                    target: &target,
-                })
-                .and_then(|()| stage.commit());
-            if let Err(error) = result {
-                let untouched = pending.map(|(j, _)| files[j].path.real.clone()).collect();
-                let mut restored = Vec::new();
-                let mut not_restored = Vec::new();
-                for &j in renamed.iter().rev() {
-                    let path = &files[j].path.real;
-                    let lock = &locks[j];
-                    let restore = lock.file.metadata().and_then(|keep| {
-                        atomic_write::write_in(&lock.parent, &lock.name, Some(&keep), &mut |out| {
-                            files[j].doc.write_to(out)
-                        })
-                    });
-                    match restore {
-                        Ok(()) => restored.push(path.clone()),
-                        Err(e) => not_restored.push((path.clone(), e)),
-                    }
-                }
-                restored.reverse();
-                return Err((
-                    Some(i),
-                    WorkspaceError::BatchCommit(Box::new(CommitFailure {
-                        failed: target,
-                        error,
-                        restored,
-                        not_restored,
-                        untouched,
-                    })),
-                ));
-            }
-            renamed.push(i);
-        }
-        Ok(())
     }
 }
 
@@ -448,7 +334,7 @@ mod tests {
         let items: Vec<BatchItem> = names.iter().map(|n| BatchItem::new(n)).collect();
         let before = snapshot(&root);
         let err = ws
-            .edit_batch(&items, true, |i, file| {
+            .edit_batch("test", &items, true, |i, file| {
                 if i == 3 {
                     Err(WorkspaceError::AlreadyExists {
                         path: file.path.real.clone(),
@@ -468,7 +354,7 @@ mod tests {
         std::fs::write(root.join("a.txt"), "a").unwrap();
         let abs = root.join("a.txt").display().to_string();
         let items = [BatchItem::new("a.txt"), BatchItem::new(&abs)];
-        let err = ws.edit_batch(&items, true, upper).unwrap_err();
+        let err = ws.edit_batch("test", &items, true, upper).unwrap_err();
         assert_eq!(err.index, Some(1));
         assert!(
             err.error
@@ -487,7 +373,7 @@ mod tests {
         let mut items: Vec<BatchItem> = names.iter().map(|n| BatchItem::new(n)).collect();
         items[4].expected_hash = Some("0123456789abcdef");
         let before = snapshot(&root);
-        let err = ws.edit_batch(&items, true, upper).unwrap_err();
+        let err = ws.edit_batch("test", &items, true, upper).unwrap_err();
         assert_eq!(err.index, Some(4));
         assert!(matches!(err.error, WorkspaceError::StaleHash { .. }));
         assert_eq!(snapshot(&root), before);
@@ -503,7 +389,7 @@ mod tests {
             BatchStep::Stage { index: 4, .. } => Err(io::Error::other("no space left")),
             _ => Ok(()),
         })));
-        let err = ws.edit_batch(&items, true, upper).unwrap_err();
+        let err = ws.edit_batch("test", &items, true, upper).unwrap_err();
         assert_eq!(err.index, Some(4));
         assert!(
             err.error.to_string().contains("no space left"),
@@ -528,7 +414,7 @@ mod tests {
             BatchStep::Commit { index: 3, .. } => Err(io::Error::other("read-only file system")),
             _ => Ok(()),
         })));
-        let err = ws.edit_batch(&items, true, upper).unwrap_err();
+        let err = ws.edit_batch("test", &items, true, upper).unwrap_err();
         assert_eq!(err.index, Some(3));
         let WorkspaceError::BatchCommit(failure) = &err.error else {
             panic!("{}", err.error)
@@ -551,7 +437,7 @@ mod tests {
         let names = five(&root);
         let items: Vec<BatchItem> = names.iter().map(|n| BatchItem::new(n)).collect();
         let before = snapshot(&root);
-        let done = ws.edit_batch(&items, false, upper).unwrap();
+        let done = ws.edit_batch("test", &items, false, upper).unwrap();
         assert!(
             done.iter()
                 .all(|e| !e.written && e.after.text().starts_with("FILE"))
@@ -564,7 +450,7 @@ mod tests {
         ws.set_batch_hook(Some(BatchHook::new(|_| {
             Err(io::Error::other("must not write"))
         })));
-        ws.edit_batch(&items, true, |_, file| {
+        ws.edit_batch("test", &items, true, |_, file| {
             Ok::<_, WorkspaceError>((file.doc.clone(), ()))
         })
         .unwrap();
@@ -593,7 +479,7 @@ mod tests {
                     for _ in 0..10 {
                         let items: Vec<BatchItem> =
                             names.iter().map(|n| BatchItem::new(n)).collect();
-                        ws.edit_batch(&items, true, upper).unwrap();
+                        ws.edit_batch("test", &items, true, upper).unwrap();
                     }
                 })
             })

@@ -18,17 +18,16 @@
 //! let dir = tempfile::tempdir().unwrap();
 //! let ws = Workspace::new(vec![dir.path().to_path_buf()], WorkspaceOptions::default()).unwrap();
 //! let doc = Document::from_text("hello\n", TextEncoding::Utf8, false).unwrap();
-//! let created = ws.create_file("notes/new.md", &doc, true).unwrap();
+//! let created = ws.create_file("example", "notes/new.md", &doc, true).unwrap();
 //! assert_eq!(created.new_folders.len(), 1);
 //! assert_eq!(std::fs::read_to_string(dir.path().join("notes/new.md")).unwrap(), "hello\n");
-//! assert!(ws.create_file("notes/new.md", &doc, true).is_err());
+//! assert!(ws.create_file("example", "notes/new.md", &doc, true).is_err());
 //! ```
 
-use std::io;
 use std::path::PathBuf;
 
-use super::atomic_write::{self, TempKind};
-use super::beneath::{self, open_parent};
+use super::batch::BatchItem;
+use super::commit::{Change, History};
 use super::roots::ResolvedPath;
 use super::{Workspace, WorkspaceError};
 use crate::text::document::Document;
@@ -42,14 +41,18 @@ pub struct Created {
     pub new_folders: Vec<PathBuf>,
     /// Whether it was written (false in a dry run).
     pub written: bool,
+    /// The change's history record.
+    pub history: History,
 }
 
 impl Workspace {
     /// Creates `given` with the bytes of `doc`, making missing folders inside
-    /// the root. Refuses a path where anything exists. With `write` false (a
-    /// dry run) only the checks are made.
+    /// the root, through the committer (recorded as a change of `tool`).
+    /// Refuses a path where anything exists. With `write` false (a dry run)
+    /// only the checks are made.
     pub fn create_file(
         &self,
+        tool: &'static str,
         given: &str,
         doc: &Document,
         write: bool,
@@ -58,55 +61,21 @@ impl Workspace {
         if path.exists {
             return Err(WorkspaceError::AlreadyExists { path: path.real });
         }
-        self.check_extension(&path)?;
-        let (root, rel) = self.handle(&path)?;
-        let io_error = |error: io::Error| {
-            self.io_error(&path, error, |error| WorkspaceError::Write {
-                path: path.real.clone(),
-                error,
-            })
-        };
-        // The folders to make, outermost first, and the deepest one that exists.
-        let (existing, missing) = beneath::existing_and_missing(&root, &rel).map_err(io_error)?;
-        let folder = ResolvedPath {
-            real: path.root.join(&existing),
-            root: path.root.clone(),
-            exists: true,
-        };
-        let _lock = self.lock_folder(&folder)?;
-        match root.symlink_metadata(&rel) {
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-            Ok(_) => return Err(WorkspaceError::AlreadyExists { path: path.real }),
-            Err(e) => return Err(io_error(e)),
+        let transaction = self
+            .transaction(&[BatchItem::new_or_existing(given)], Vec::new())
+            .map_err(|f| f.error)?;
+        if transaction.files()[0].path.exists {
+            return Err(WorkspaceError::AlreadyExists { path: path.real });
         }
-        let new_folders: Vec<PathBuf> = missing.iter().map(|m| path.root.join(m)).collect();
-        if write {
-            for folder in &missing {
-                match root.create_dir(folder) {
-                    Ok(()) => {}
-                    Err(e) if e.kind() == io::ErrorKind::AlreadyExists && root.is_dir(folder) => {}
-                    Err(e) => return Err(io_error(e)),
-                }
-            }
-            let (parent, name) = open_parent(&root, &rel).map_err(io_error)?;
-            let staged = atomic_write::stage(&parent, name, None, TempKind::Unnamed, &mut |out| {
-                doc.write_to(out)
-            })
-            .map_err(io_error)?;
-            staged.commit_new().map_err(|error| {
-                if error.kind() == io::ErrorKind::AlreadyExists {
-                    WorkspaceError::AlreadyExists {
-                        path: path.real.clone(),
-                    }
-                } else {
-                    io_error(error)
-                }
-            })?;
-        }
+        let done = transaction
+            .commit(Change::new(tool, vec![Some(doc.clone())]), write)
+            .map_err(|f| f.error)?;
+        let file = done.before.into_iter().next().expect("one file");
         Ok(Created {
-            path,
-            new_folders,
+            path: file.path,
+            new_folders: done.new_folders.into_iter().next().unwrap_or_default(),
             written: write,
+            history: done.history,
         })
     }
 }
@@ -126,15 +95,15 @@ mod tests {
         let ws = Workspace::new(vec![base.join("root")], WorkspaceOptions::default()).unwrap();
         let doc = Document::from_text("new", TextEncoding::Utf8, false).unwrap();
         assert!(matches!(
-            ws.create_file("a.txt", &doc, true),
+            ws.create_file("test", "a.txt", &doc, true),
             Err(WorkspaceError::AlreadyExists { .. })
         ));
         assert_eq!(std::fs::read(base.join("root/a.txt")).unwrap(), b"old");
         assert!(matches!(
-            ws.create_file("../b.txt", &doc, true),
+            ws.create_file("test", "../b.txt", &doc, true),
             Err(WorkspaceError::Path(_))
         ));
-        let dry = ws.create_file("x/y/c.txt", &doc, false).unwrap();
+        let dry = ws.create_file("test", "x/y/c.txt", &doc, false).unwrap();
         assert_eq!(
             dry.new_folders,
             [base.join("root/x"), base.join("root/x/y")]

@@ -93,6 +93,12 @@ pub enum WorkspaceError {
     /// Renaming the staged files of a batch failed midway; the files already
     /// renamed were restored where possible.
     BatchCommit(Box<CommitFailure>),
+    /// The path is the history folder or inside it, which only the history
+    /// itself writes.
+    InHistory {
+        /// The path.
+        path: PathBuf,
+    },
 }
 
 impl fmt::Display for WorkspaceError {
@@ -159,6 +165,11 @@ impl fmt::Display for WorkspaceError {
                 path.display()
             ),
             WorkspaceError::BatchCommit(failure) => failure.fmt(f),
+            WorkspaceError::InHistory { path } => write!(
+                f,
+                "{} is in the edit history folder (.history), which only the history itself changes; nothing was written",
+                path.display()
+            ),
         }
     }
 }

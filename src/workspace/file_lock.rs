@@ -182,6 +182,13 @@ fn lock_folder_until(
     Err(LockError::Timeout(timeout))
 }
 
+/// Takes the lock of a folder already open (one that was opened without
+/// following links, say), waiting up to `timeout`.
+pub fn lock_open_folder(dir: Dir, timeout: Duration) -> Result<FolderLock, LockError> {
+    wait_for(&dir, Some(Instant::now() + timeout), timeout)?;
+    Ok(FolderLock { dir })
+}
+
 /// Whether `rel` still names `file`, in the folder `parent`.
 fn still_named(root: &Dir, rel: &Path, file: &File, parent: &Dir) -> Result<bool, LockError> {
     let now = FileId::at(root, rel).map_err(gone_or)?;

@@ -4,20 +4,23 @@
 //!
 //! [`Workspace`] is what tools hold. Every file operation goes through the
 //! directory handle of the file's root ([`beneath`]), so nothing a path is
-//! swapped for can lead outside. Every edit goes through [`Workspace::edit`],
-//! which takes the OS lock of the file itself, reads it from the locked
-//! handle, checks `expectedHash`, lets the tool compute the new document, and
-//! writes it atomically, all before releasing the lock.
+//! swapped for can lead outside. Every change of a file goes through the
+//! committer ([`commit`]): it takes the OS locks of the files themselves,
+//! reads them from the locked handles, checks `expectedHash`, lets the tool
+//! compute the new documents, writes them atomically and records the change
+//! in the history ([`history`]), all before releasing the locks.
+//! [`Workspace::edit`] does that for one file.
 //!
 //! ```
 //! use mcp_server_text::workspace::{Workspace, WorkspaceOptions};
+//! use mcp_server_text::workspace::batch::BatchItem;
 //! use mcp_server_text::text::document::Splice;
 //!
 //! let dir = tempfile::tempdir().unwrap();
 //! std::fs::write(dir.path().join("a.md"), "hello\n").unwrap();
 //! let ws = Workspace::new(vec![dir.path().to_path_buf()], WorkspaceOptions::default()).unwrap();
 //! let edited = ws
-//!     .edit("a.md", None, None, true, |file| {
+//!     .edit("example", BatchItem::new("a.md"), true, |file| {
 //!         Ok::<_, mcp_server_text::workspace::WorkspaceError>((file.doc.apply(&[Splice::new(0..5, "howdy")]).unwrap(), ()))
 //!     })
 //!     .unwrap();
@@ -28,6 +31,7 @@
 pub mod atomic_write;
 pub mod batch;
 pub mod beneath;
+pub mod commit;
 pub mod create;
 pub mod error;
 pub mod extensions;
@@ -35,6 +39,7 @@ pub mod external;
 pub mod fd_room;
 pub mod file_lock;
 pub mod formatters;
+pub mod history;
 pub mod listing;
 pub mod read;
 pub mod relocate;
@@ -43,6 +48,7 @@ pub mod search;
 pub mod stale_temps;
 pub mod timestamp;
 pub mod trash;
+pub mod undo;
 
 use std::path::PathBuf;
 use std::sync::{Arc, RwLock};
@@ -50,15 +56,18 @@ use std::time::Duration;
 
 use cap_std::fs::Dir;
 
+use batch::BatchItem;
+use commit::{Change, History};
 pub use error::WorkspaceError;
 use extensions::ExtensionFilter;
 use file_lock::{FileLock, FolderLock, LockError};
+use history::HistoryOptions;
 use read::ReadError;
 use roots::{PathError, ResolvedPath, RootError, Roots};
 
 use crate::text::document::Document;
 use crate::text::encoding::TextEncoding;
-use crate::text::hash::{HASH_LEN, hash_matches};
+use crate::text::hash::HASH_LEN;
 
 /// Default `--max-file-size`: 256 MB.
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 256 * 1024 * 1024;
@@ -72,6 +81,8 @@ pub struct WorkspaceOptions {
     pub max_file_size: u64,
     /// How long an edit waits for another edit of the same file.
     pub lock_timeout: Duration,
+    /// What the edit history keeps.
+    pub history: HistoryOptions,
 }
 
 impl Default for WorkspaceOptions {
@@ -80,6 +91,7 @@ impl Default for WorkspaceOptions {
             extensions: ExtensionFilter::default(),
             max_file_size: DEFAULT_MAX_FILE_SIZE,
             lock_timeout: Duration::from_secs(30),
+            history: HistoryOptions::default(),
         }
     }
 }
@@ -114,6 +126,8 @@ pub struct Edited<T> {
     pub value: T,
     /// Whether the file was written (false in a dry run).
     pub written: bool,
+    /// The change's history record.
+    pub history: History,
 }
 
 impl Workspace {
@@ -326,57 +340,38 @@ impl Workspace {
         }
     }
 
-    /// Edits a file: under its lock, reads it, checks `expected_hash`, calls
-    /// `change` for the new document, and (unless `write` is false, a dry run)
-    /// writes it atomically. Nothing is written if any step fails.
+    /// Edits (or, with `item.may_be_new`, perhaps creates) one file through
+    /// the committer: under its lock, reads it, checks the expected hash,
+    /// calls `change` for the new document, and (unless `write` is false, a
+    /// dry run) writes it atomically and records it as a change of `tool`.
+    /// Nothing is written if any step fails.
     pub fn edit<T, E: From<WorkspaceError>>(
         &self,
-        given: &str,
-        expected_hash: Option<&str>,
-        encoding: Option<TextEncoding>,
+        tool: &'static str,
+        item: BatchItem<'_>,
         write: bool,
         change: impl FnOnce(&OpenFile) -> Result<(Document, T), E>,
     ) -> Result<Edited<T>, E> {
-        if let Some(expected) = expected_hash {
-            check_hash_syntax(expected)?;
-        }
-        let path = self.resolve_file(given)?;
-        let lock = self.lock(&path)?;
-        // The old hash is needed only to check expected_hash; without one,
-        // computing it would just compete with the edit for a core.
-        let doc = read::read_document(&lock.file, self.options.max_file_size, encoding)
-            .map_err(|error| self.read_error(&path, error))?;
-        if expected_hash.is_some() {
-            warm(&doc, || ());
-        }
-        if let Some(expected) = expected_hash {
-            let actual = doc.hash();
-            if !hash_matches(expected, &actual) {
-                return Err(WorkspaceError::StaleHash {
-                    path: path.real.clone(),
-                    expected: expected.trim().to_string(),
-                    actual,
-                }
-                .into());
-            }
-        }
-        let file = OpenFile { path, doc };
-        let (after, value) = change(&file)?;
-        if write {
-            // The response needs the new hash and line index; they are built
-            // on the other core while this one writes and syncs the file.
-            let mut written = Ok(());
-            warm(&after, || {
-                written = self.write_document(&file.path, &lock, &after)
-            });
-            written?;
-        }
+        let transaction = self
+            .transaction(std::slice::from_ref(&item), Vec::new())
+            .map_err(|f| E::from(f.error))?;
+        let (after, value) = change(&transaction.files()[0])?;
+        let mut done = transaction
+            .commit(Change::new(tool, vec![Some(after)]), write)
+            .map_err(|f| E::from(f.error))?;
+        let before = done.before.pop().expect("one file");
+        let after = done
+            .after
+            .pop()
+            .flatten()
+            .expect("the content given is returned");
         Ok(Edited {
-            path: file.path,
-            before: file.doc,
+            path: before.path,
+            before: before.doc,
             after,
             value,
             written: write,
+            history: done.history,
         })
     }
 
@@ -389,25 +384,6 @@ impl Workspace {
             self.check_extension(&path)?;
         }
         Ok(path)
-    }
-
-    /// Writes `doc` atomically over the file `lock` holds (at `path`),
-    /// keeping its permissions.
-    pub fn write_document(
-        &self,
-        path: &ResolvedPath,
-        lock: &FileLock,
-        doc: &Document,
-    ) -> Result<(), WorkspaceError> {
-        let write_error = |error| WorkspaceError::Write {
-            path: path.real.clone(),
-            error,
-        };
-        let keep = lock.file.metadata().map_err(write_error)?;
-        atomic_write::write_in(&lock.parent, &lock.name, Some(&keep), &mut |out| {
-            doc.write_to(out)
-        })
-        .map_err(write_error)
     }
 }
 
@@ -453,6 +429,13 @@ mod tests {
         (dir, ws)
     }
 
+    fn item<'a>(given: &'a str, expected_hash: Option<&'a str>) -> BatchItem<'a> {
+        BatchItem {
+            expected_hash,
+            ..BatchItem::new(given)
+        }
+    }
+
     fn upper(file: &OpenFile) -> Result<(Document, ()), WorkspaceError> {
         let len = file.doc.text().len();
         let upper = file.doc.text().to_uppercase();
@@ -465,12 +448,14 @@ mod tests {
         let path = dir.path().join("root/a.txt");
         std::fs::write(&path, "abc").unwrap();
         let err = ws
-            .edit("a.txt", Some("0000000000000000"), None, true, upper)
+            .edit("test", item("a.txt", Some("0000000000000000")), true, upper)
             .unwrap_err();
         assert!(matches!(err, WorkspaceError::StaleHash { .. }), "{err}");
         assert_eq!(std::fs::read(&path).unwrap(), b"abc");
         let hash = ws.read("a.txt", None).unwrap().doc.hash();
-        let edited = ws.edit("a.txt", Some(&hash), None, true, upper).unwrap();
+        let edited = ws
+            .edit("test", item("a.txt", Some(&hash)), true, upper)
+            .unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"ABC");
         assert_eq!(edited.after.hash(), crate::text::hash::file_hash(&[b"ABC"]));
     }
@@ -495,7 +480,7 @@ mod tests {
         let (dir, ws) = workspace();
         let path = dir.path().join("root/a.txt");
         std::fs::write(&path, "abc").unwrap();
-        let edited = ws.edit("a.txt", None, None, false, upper).unwrap();
+        let edited = ws.edit("test", item("a.txt", None), false, upper).unwrap();
         assert_eq!(edited.after.text(), "ABC");
         assert!(!edited.written);
         assert_eq!(std::fs::read(&path).unwrap(), b"abc");
@@ -507,7 +492,7 @@ mod tests {
         std::fs::write(dir.path().join("root/a.png"), "abc").unwrap();
         std::fs::write(dir.path().join("root/a.txt"), "abc").unwrap();
         assert!(matches!(
-            ws.edit("a.txt", Some("xyz"), None, true, upper),
+            ws.edit("test", item("a.txt", Some("xyz")), true, upper),
             Err(WorkspaceError::MalformedHash { .. })
         ));
         assert!(matches!(

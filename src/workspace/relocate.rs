@@ -30,7 +30,7 @@
 //! std::fs::write(dir.path().join("a.md"), "hi").unwrap();
 //! let ws = Workspace::new(vec![dir.path().to_path_buf()], WorkspaceOptions::default()).unwrap();
 //! let plan = ws.plan_move("a.md", "notes/b.md").unwrap();
-//! ws.relocate(&plan).unwrap();
+//! ws.relocate("Move", &plan).unwrap();
 //! assert_eq!(std::fs::read_to_string(dir.path().join("notes/b.md")).unwrap(), "hi");
 //! assert!(ws.plan_move("notes/b.md", "notes/b.md").is_err());
 //! ```
@@ -47,8 +47,8 @@ use rustix::io::Errno;
 use super::Workspace;
 use super::atomic_write::sync_folder;
 use super::beneath::{self, existing_and_missing, open_folder_nofollow, open_parent, or_dot};
+use super::commit::{Change, History};
 use super::error::WorkspaceError;
-use super::file_lock::{FileLock, FolderLock};
 use super::roots::{ResolvedPath, Roots};
 use super::timestamp::UtcTime;
 use super::trash::{is_in_trash, trash_path};
@@ -76,6 +76,9 @@ pub struct Relocation {
     pub kind: EntryKind,
     /// Folders that will be created for the destination, outermost first.
     pub new_folders: Vec<PathBuf>,
+    /// Folders (outermost first) removed after the move if it leaves them
+    /// empty: an undo takes away the folders the original move made.
+    pub remove_if_empty: Vec<PathBuf>,
 }
 
 /// A move refused by the rules of moving, or failed.
@@ -284,10 +287,80 @@ impl Workspace {
         Err(RelocateError::DestinationExists { path: last }.into())
     }
 
-    /// Does a planned move: under the locks (see the module's doc), checks
-    /// that nothing changed since the plan, creates the destination's folders
-    /// and moves. On failure, the folders it created are removed again.
-    pub fn relocate(&self, plan: &Relocation) -> Result<(), WorkspaceError> {
+    /// Does a planned move through the committer (see the module's doc),
+    /// recorded as a change of `tool`.
+    pub fn relocate(
+        &self,
+        tool: &'static str,
+        plan: &Relocation,
+    ) -> Result<History, WorkspaceError> {
+        let transaction = self
+            .transaction(&[], vec![plan.clone()])
+            .map_err(|f| f.error)?;
+        let done = transaction
+            .commit(Change::new(tool, Vec::new()), true)
+            .map_err(|f| f.error)?;
+        Ok(done.history)
+    }
+
+    /// What a move must hold the locks of, in the one global order (see the
+    /// module's doc): the destination's deepest existing folder and, for a
+    /// folder, every folder in it; then the moved file, or every file in
+    /// the moved folder.
+    pub(super) fn move_lock_paths(
+        &self,
+        plan: &Relocation,
+    ) -> Result<(Vec<ResolvedPath>, Vec<ResolvedPath>), WorkspaceError> {
+        let (src_root, src_rel) = self.handle(&plan.source)?;
+        let (dst_root, dst_rel) = self.handle(&plan.destination)?;
+        let io_error = |path: &ResolvedPath, error: io::Error| {
+            self.io_error(path, error, |error| {
+                RelocateError::Io {
+                    source: plan.source.real.clone(),
+                    destination: plan.destination.real.clone(),
+                    error,
+                }
+                .into()
+            })
+        };
+        let (existing, _) = existing_and_missing(&dst_root, &dst_rel)
+            .map_err(|e| io_error(&plan.destination, e))?;
+        let at = |root: &Path, rel: &Path| ResolvedPath {
+            real: root.join(rel),
+            root: root.to_path_buf(),
+            exists: true,
+        };
+        let mut folders = vec![at(&plan.destination.root, &existing)];
+        let mut files = Vec::new();
+        match plan.kind {
+            EntryKind::File => files.push(plan.source.clone()),
+            EntryKind::Folder => {
+                let mut found = (Vec::new(), Vec::new());
+                collect_tree(&src_root, &src_rel, &mut found)
+                    .map_err(|error| io_error(&plan.source, error))?;
+                let root = &plan.source.root;
+                folders.extend(found.0.iter().map(|rel| at(root, rel)));
+                files.extend(found.1.iter().map(|rel| at(root, rel)));
+                // Each file lock holds two descriptors (the file and its folder).
+                let needed = folders.len() + 2 * files.len();
+                if !super::fd_room::make_room(needed) {
+                    return Err(RelocateError::TooManyFiles {
+                        path: plan.source.real.clone(),
+                        count: found.0.len() + found.1.len(),
+                    }
+                    .into());
+                }
+            }
+        }
+        Ok((folders, files))
+    }
+
+    /// Does a planned move whose locks ([`Workspace::move_lock_paths`]) the
+    /// caller holds: checks that nothing changed since the plan, creates the
+    /// destination's folders and moves. Returns the folders it created
+    /// (relative to the destination's root); on failure they are removed
+    /// again.
+    pub(super) fn relocate_held(&self, plan: &Relocation) -> Result<Vec<PathBuf>, WorkspaceError> {
         let source = &plan.source;
         let destination = &plan.destination;
         let (src_root, src_rel) = self.handle(source)?;
@@ -302,10 +375,6 @@ impl Workspace {
                 .into()
             })
         };
-        let (existing, _) =
-            existing_and_missing(&dst_root, &dst_rel).map_err(|e| io_error(destination, e))?;
-        let _locks = self.lock_for_move(plan, &src_root, &src_rel, &existing)?;
-
         let still_there = src_root.symlink_metadata(&src_rel).is_ok_and(|m| {
             !m.file_type().is_symlink() && (m.is_dir() == (plan.kind == EntryKind::Folder))
         });
@@ -336,72 +405,36 @@ impl Workspace {
                 })
             },
         );
-        if outcome.is_err() {
+        if let Err(error) = outcome {
             for folder in created.iter().rev() {
                 let _ = dst_root.remove_dir(folder);
             }
+            return Err(error);
         }
-        outcome
+        for folder in plan.remove_if_empty.iter().rev() {
+            // Fails, as it should, for a folder that holds anything.
+            let rel = folder.strip_prefix(&source.root).unwrap_or(folder);
+            let _ = src_root.remove_dir(or_dot(rel));
+        }
+        Ok(created)
     }
 
-    /// Takes the locks a move needs, in the one global order: the
-    /// destination's deepest existing folder (`existing`, relative to the
-    /// destination's root) and, for a folder, every folder in it; then the
-    /// moved file, or every file in the moved folder.
-    fn lock_for_move(
-        &self,
-        plan: &Relocation,
-        src_root: &Dir,
-        src_rel: &Path,
-        existing: &Path,
-    ) -> Result<(Vec<FolderLock>, Vec<FileLock>), WorkspaceError> {
-        let at = |root: &Path, rel: &Path| ResolvedPath {
-            real: root.join(rel),
-            root: root.to_path_buf(),
-            exists: true,
+    /// Takes back a move done by [`Workspace::relocate_held`] (when a later
+    /// step of the same change failed): moves it back and removes the
+    /// folders made for it.
+    pub(super) fn unrelocate(&self, plan: &Relocation, created: &[PathBuf]) -> io::Result<()> {
+        let handle = |path: &ResolvedPath| {
+            self.handle(path)
+                .map_err(|e| io::Error::other(e.to_string()))
         };
-        let mut folders = vec![at(&plan.destination.root, existing)];
-        let mut files = Vec::new();
-        match plan.kind {
-            EntryKind::File => files.push(plan.source.clone()),
-            EntryKind::Folder => {
-                let mut found = (Vec::new(), Vec::new());
-                collect_tree(src_root, src_rel, &mut found).map_err(|error| {
-                    self.io_error(&plan.source, error, |error| {
-                        RelocateError::Io {
-                            source: plan.source.real.clone(),
-                            destination: plan.destination.real.clone(),
-                            error,
-                        }
-                        .into()
-                    })
-                })?;
-                let root = &plan.source.root;
-                folders.extend(found.0.iter().map(|rel| at(root, rel)));
-                files.extend(found.1.iter().map(|rel| at(root, rel)));
-                // Each file lock holds two descriptors (the file and its folder).
-                let needed = folders.len() + 2 * files.len();
-                if !super::fd_room::make_room(needed) {
-                    return Err(RelocateError::TooManyFiles {
-                        path: plan.source.real.clone(),
-                        count: found.0.len() + found.1.len(),
-                    }
-                    .into());
-                }
-            }
+        let (src_root, src_rel) = handle(&plan.source)?;
+        let (dst_root, dst_rel) = handle(&plan.destination)?;
+        create_folders(&src_root, &plan.source.root, &plan.remove_if_empty)?;
+        move_now(&dst_root, &dst_rel, &src_root, &src_rel, plan.kind).map_err(|(_, e)| e)?;
+        for folder in created.iter().rev() {
+            let _ = dst_root.remove_dir(folder);
         }
-        folders.sort_by(|a, b| a.real.cmp(&b.real));
-        folders.dedup_by(|a, b| a.real == b.real);
-        files.sort_by(|a, b| a.real.cmp(&b.real));
-        let folder_locks = folders
-            .iter()
-            .map(|folder| self.lock_folder(folder))
-            .collect::<Result<Vec<_>, _>>()?;
-        let file_locks = files
-            .iter()
-            .map(|file| self.lock(file))
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok((folder_locks, file_locks))
+        Ok(())
     }
 }
 
@@ -439,6 +472,7 @@ impl Relocation {
             destination,
             kind,
             new_folders,
+            remove_if_empty: Vec::new(),
         })
     }
 }
@@ -628,6 +662,7 @@ fn relocate_error(source: &Path, destination: &Path, error: io::Error) -> Reloca
 mod tests {
     use super::*;
     use crate::text::document::Splice;
+    use crate::workspace::batch::BatchItem;
     use crate::workspace::{OpenFile, WorkspaceOptions};
     use std::fs;
     use std::sync::Arc;
@@ -665,7 +700,7 @@ mod tests {
         let (_dir, root, ws) = workspace();
         let plan = ws.plan_move("notes/a.md", "b.md").unwrap();
         fs::write(root.join("b.md"), "b").unwrap();
-        let err = ws.relocate(&plan).unwrap_err();
+        let err = ws.relocate("Move", &plan).unwrap_err();
         assert!(
             matches!(
                 err,
@@ -693,11 +728,11 @@ mod tests {
         let (_dir, root, ws) = workspace();
         let plan = ws.plan_move("notes/a.md", "b.md").unwrap();
         let held = ws.lock(&plan.source).unwrap();
-        let err = ws.relocate(&plan).unwrap_err();
+        let err = ws.relocate("Move", &plan).unwrap_err();
         assert!(matches!(err, WorkspaceError::Lock { .. }), "{err}");
         assert!(root.join("notes/a.md").exists());
         drop(held);
-        ws.relocate(&plan).unwrap();
+        ws.relocate("Move", &plan).unwrap();
         assert_eq!(fs::read(root.join("b.md")).unwrap(), b"a");
     }
 
@@ -731,7 +766,7 @@ mod tests {
         let editor = {
             let ws = ws.clone();
             std::thread::spawn(move || {
-                ws.edit("notes/deep/a.md", None, None, true, |file| {
+                ws.edit("test", BatchItem::new("notes/deep/a.md"), true, |file| {
                     started_tx.send(()).unwrap();
                     go_rx.recv().unwrap();
                     append("+edit")(file)
@@ -742,7 +777,7 @@ mod tests {
         started_rx.recv().unwrap();
         let mover = {
             let (ws, plan) = (ws.clone(), plan.clone());
-            std::thread::spawn(move || ws.relocate(&plan))
+            std::thread::spawn(move || ws.relocate("Move", &plan))
         };
         std::thread::sleep(Duration::from_millis(100));
         assert!(
@@ -760,19 +795,17 @@ mod tests {
 
         // A move in progress: the edit waits, then refuses cleanly.
         let plan = ws.plan_move("archive/notes", "notes").unwrap();
-        let locks = ws
-            .lock_for_move(
-                &plan,
-                &ws.handle(&plan.source).unwrap().0,
-                Path::new("archive/notes"),
-                Path::new(""),
-            )
-            .unwrap();
+        let locks = ws.transaction(&[], vec![plan.clone()]).unwrap();
         let editor = {
             let ws = ws.clone();
             std::thread::spawn(move || {
-                ws.edit("archive/notes/deep/a.md", None, None, true, append("+late"))
-                    .map(|_| ())
+                ws.edit(
+                    "test",
+                    BatchItem::new("archive/notes/deep/a.md"),
+                    true,
+                    append("+late"),
+                )
+                .map(|_| ())
             })
         };
         std::thread::sleep(Duration::from_millis(100));
@@ -811,7 +844,7 @@ mod tests {
         let (_dir, root, ws) = workspace();
         let when = UtcTime::from_unix(1_795_320_306);
         let first = ws.plan_removal("notes/a.md", false, when).unwrap();
-        ws.relocate(&first).unwrap();
+        ws.relocate("RemoveFile", &first).unwrap();
         fs::write(root.join("notes/a.md"), "again").unwrap();
         let second = ws.plan_removal("notes/a.md", false, when).unwrap();
         assert_eq!(

@@ -7,9 +7,16 @@ use serde_json::Value;
 use super::super::args::TextArg;
 use super::super::context::ToolContext;
 use super::super::error::ToolError;
+use super::super::planned_edit::{FileArgs, PlannedEdit, run_planned};
 use super::super::tool::{Effects, Tool, Toolset};
-use super::{ByPath, EditResult, EditorError, attach_notes_to_entries, eol_note, parse_encoding};
-use crate::text::edit::{EditError, LineEdit, plan};
+use super::{
+    ByPath, EditResult, attach_notes_to_entries, editor_file, insert_lines, inserted_reply,
+    workspace_error,
+};
+use crate::text::document::Document;
+use crate::text::edit::LineSpan;
+use crate::text::lines::Eol;
+use crate::workspace::{Edited, OpenFile, WorkspaceError};
 
 /// The append_text_file_contents tool.
 pub struct AppendTextFileContents;
@@ -51,55 +58,58 @@ Example: file_path=\"CHANGELOG.md\", contents=\"- Fixed the parser\\n\""
     }
 
     fn run(ctx: &ToolContext, params: AppendParams) -> Result<ByPath<EditResult>, ToolError> {
-        let contents = params.contents.as_str();
-        if contents.is_empty() {
+        run_planned::<Self>(ctx, &params)
+    }
+
+    fn attach_notes(value: &mut Value, notes: Vec<String>) {
+        attach_notes_to_entries(value, notes);
+    }
+}
+
+impl PlannedEdit for AppendTextFileContents {
+    type Plan = (LineSpan, Eol);
+
+    fn file(params: &AppendParams) -> Result<FileArgs<'_>, ToolError> {
+        editor_file(
+            &params.file_path,
+            params.file_hash.as_deref(),
+            params.encoding.as_deref(),
+            params.dry_run,
+        )
+    }
+
+    fn check(_ctx: &ToolContext, params: &AppendParams) -> Result<(), ToolError> {
+        if params.contents.as_str().is_empty() {
             return Err(
                 ToolError::new("contents is empty: there is nothing to append")
                     .suggest("To add one empty line send contents \"\\n\""),
             );
         }
-        let encoding = parse_encoding(params.encoding.as_deref())?;
-        let workspace = ctx.workspace.clone();
-        let edited = workspace
-            .edit(
-                &params.file_path,
-                params.file_hash.as_deref(),
-                encoding,
-                !params.dry_run,
-                |file| {
-                    let doc = &file.doc;
-                    let count = doc.line_count();
-                    let eol = doc.eol_near(count.max(1));
-                    let planned = plan(
-                        doc,
-                        &LineEdit::Insert {
-                            before: count + 1,
-                            content: contents,
-                        },
-                        eol,
-                    )
-                    .map_err(|e: EditError| ToolError::new(e.to_string()))?;
-                    let after = doc
-                        .apply(std::slice::from_ref(&planned.splice))
-                        .map_err(|e| {
-                            ToolError::new(format!(
-                                "Cannot write {}: {e}; nothing was written",
-                                file.path.display()
-                            ))
-                            .suggest("Use only characters the file's encoding can hold")
-                        })?;
-                    Ok::<_, EditorError>((after, (planned.affected, eol)))
-                },
-            )
-            .map_err(|e| e.0)?;
-        let (lines, eol) = edited.value;
-        let mut result = EditResult::of(&edited);
-        result.lines = Some(lines);
-        result.note = eol_note(contents, eol);
-        Ok(ByPath(vec![(params.file_path.clone(), result)]))
+        Ok(())
     }
 
-    fn attach_notes(value: &mut Value, notes: Vec<String>) {
-        attach_notes_to_entries(value, notes);
+    fn plan(
+        _ctx: &ToolContext,
+        params: &AppendParams,
+        file: &OpenFile,
+    ) -> Result<(Document, Self::Plan), ToolError> {
+        insert_lines(file, file.doc.line_count() + 1, params.contents.as_str())
+    }
+
+    fn reply(
+        ctx: &ToolContext,
+        params: &AppendParams,
+        edited: Edited<Self::Plan>,
+    ) -> Result<ByPath<EditResult>, ToolError> {
+        Ok(inserted_reply(
+            ctx,
+            &params.file_path,
+            params.contents.as_str(),
+            edited,
+        ))
+    }
+
+    fn workspace_error(error: WorkspaceError) -> ToolError {
+        workspace_error(error)
     }
 }

@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::super::args::TextArg;
 use super::super::context::ToolContext;
+use super::super::edit_report::join_notes;
 use super::super::error::ToolError;
 use super::super::templates::fill_template;
 use super::super::tool::{Effects, Tool, Toolset};
@@ -65,6 +66,9 @@ pub struct CreateResult {
     /// Remarks, e.g. arguments taken as text.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// The change's id in the edit history: UndoEdit takes it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub change_id: Option<String>,
 }
 
 impl Tool for CreateTextFile {
@@ -139,7 +143,7 @@ Examples: file_path=\"docs/notes.md\", contents=\"# Notes\\n\"; file_path=\"dail
         })?;
         let created = ctx
             .workspace
-            .create_file(&params.file_path, &doc, !params.dry_run)
+            .create_file(Self::NAME, &params.file_path, &doc, !params.dry_run)
             .map_err(workspace_error)?;
         let diff = params.dry_run.then(|| {
             unified_diff(
@@ -163,7 +167,8 @@ Examples: file_path=\"docs/notes.md\", contents=\"# Notes\\n\"; file_path=\"dail
                     .collect(),
                 dry_run: params.dry_run.then_some(true),
                 diff,
-                note: filled.map(|f| f.note),
+                note: join_notes([filled.map(|f| f.note), created.history.note()]),
+                change_id: created.history.change_id().map(str::to_string),
             },
         )]))
     }

@@ -9,15 +9,21 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
+use super::super::broken_links::edit_note;
 use super::super::context::ToolContext;
+use super::super::edit_report::join_notes;
 use super::super::error::ToolError;
+use super::super::planned_edit::{FileArgs, PlannedEdit, run_planned};
 use super::super::tool::{Effects, Tool, Toolset};
 use super::{
-    ByPath, EditResult, EditorError, attach_notes_to_entries, parse_encoding, range_error,
+    ByPath, EditResult, attach_notes_to_entries, editor_file, range_error, workspace_error,
 };
+use crate::text::document::Document;
+use crate::text::edit::LineSpan;
 use crate::text::hash::{file_hash, hash_matches};
 use crate::text::range_patch::Site;
 use crate::text::range_patch::{LineRange, RangePatchError, apply_edits, check_deletions};
+use crate::workspace::{Edited, OpenFile, WorkspaceError};
 
 /// The delete_text_file_contents tool.
 pub struct DeleteTextFileContents;
@@ -95,7 +101,31 @@ To replace lines instead, use patch_text_file_contents."
     }
 
     fn run(ctx: &ToolContext, params: DeleteParams) -> Result<ByPath<EditResult>, ToolError> {
-        let encoding = parse_encoding(params.encoding.as_deref())?;
+        run_planned::<Self>(ctx, &params)
+    }
+
+    fn attach_notes(value: &mut Value, notes: Vec<String>) {
+        attach_notes_to_entries(value, notes);
+    }
+}
+
+impl PlannedEdit for DeleteTextFileContents {
+    type Plan = Vec<LineSpan>;
+
+    fn file(params: &DeleteParams) -> Result<FileArgs<'_>, ToolError> {
+        editor_file(
+            &params.file_path,
+            params.file_hash.as_deref(),
+            params.encoding.as_deref(),
+            params.dry_run,
+        )
+    }
+
+    fn plan(
+        _ctx: &ToolContext,
+        params: &DeleteParams,
+        file: &OpenFile,
+    ) -> Result<(Document, Vec<LineSpan>), ToolError> {
         let ranges: Vec<LineRange> = params
             .ranges
             .iter()
@@ -104,66 +134,61 @@ To replace lines instead, use patch_text_file_contents."
                 end: r.end,
             })
             .collect();
-        let workspace = ctx.workspace.clone();
-        let edited = workspace
-            .edit(
-                &params.file_path,
-                params.file_hash.as_deref(),
-                encoding,
-                !params.dry_run,
-                |file| {
-                    let doc = &file.doc;
-                    let locate = |e: RangePatchError| {
-                        let err = range_error(e, doc);
-                        EditorError(ToolError {
-                            message: format!(
-                                "Cannot delete from {}: {}; nothing was written",
-                                file.path.display(),
-                                err.message
-                            ),
-                            ..err
+        let doc = &file.doc;
+        let locate = |e: RangePatchError| {
+            let err = range_error(e, doc);
+            ToolError {
+                message: format!(
+                    "Cannot delete from {}: {}; nothing was written",
+                    file.path.display(),
+                    err.message
+                ),
+                ..err
+            }
+        };
+        let checked = check_deletions(doc, &ranges, |at, site, text| {
+            match &params.ranges[at.range].range_hash {
+                Some(given) => {
+                    let actual = file_hash(&[text.as_bytes()]);
+                    if hash_matches(given, &actual) {
+                        Ok(())
+                    } else {
+                        Err(RangePatchError::RangeChanged {
+                            at,
+                            site,
+                            given: given.trim().to_string(),
+                            actual,
                         })
-                    };
-                    let checked = check_deletions(doc, &ranges, |at, site, text| {
-                        match &params.ranges[at.range].range_hash {
-                            Some(given) => {
-                                let actual = file_hash(&[text.as_bytes()]);
-                                if hash_matches(given, &actual) {
-                                    Ok(())
-                                } else {
-                                    Err(RangePatchError::RangeChanged {
-                                        at,
-                                        site,
-                                        given: given.trim().to_string(),
-                                        actual,
-                                    })
-                                }
-                            }
-                            None => Ok(()),
-                        }
-                    })
-                    .map_err(locate)?;
-                    let applied = apply_edits(doc, &checked.edits).map_err(locate)?;
-                    let deleted = checked
-                        .edits
-                        .iter()
-                        .filter_map(|e| match e.site {
-                            Site::Lines { first, last } => {
-                                Some(crate::text::edit::LineSpan::new(first, last))
-                            }
-                            Site::Before(_) => None,
-                        })
-                        .collect::<Vec<_>>();
-                    Ok::<_, EditorError>((applied.after, deleted))
-                },
-            )
-            .map_err(|e| e.0)?;
+                    }
+                }
+                None => Ok(()),
+            }
+        })
+        .map_err(locate)?;
+        let applied = apply_edits(doc, &checked.edits).map_err(locate)?;
+        let deleted = checked
+            .edits
+            .iter()
+            .filter_map(|e| match e.site {
+                Site::Lines { first, last } => Some(LineSpan::new(first, last)),
+                Site::Before(_) => None,
+            })
+            .collect();
+        Ok((applied.after, deleted))
+    }
+
+    fn reply(
+        ctx: &ToolContext,
+        params: &DeleteParams,
+        edited: Edited<Vec<LineSpan>>,
+    ) -> Result<ByPath<EditResult>, ToolError> {
         let mut result = EditResult::of(&edited);
-        result.deleted = edited.value.clone();
+        result.note = join_notes([edit_note(ctx, &edited), result.note.take()]);
+        result.deleted = edited.value;
         Ok(ByPath(vec![(params.file_path.clone(), result)]))
     }
 
-    fn attach_notes(value: &mut Value, notes: Vec<String>) {
-        attach_notes_to_entries(value, notes);
+    fn workspace_error(error: WorkspaceError) -> ToolError {
+        workspace_error(error)
     }
 }

@@ -7,9 +7,16 @@ use serde_json::Value;
 use super::super::args::TextArg;
 use super::super::context::ToolContext;
 use super::super::error::ToolError;
+use super::super::planned_edit::{FileArgs, PlannedEdit, run_planned};
 use super::super::tool::{Effects, Tool, Toolset};
-use super::{ByPath, EditResult, EditorError, attach_notes_to_entries, eol_note, parse_encoding};
-use crate::text::edit::{LineEdit, plan};
+use super::{
+    ByPath, EditResult, attach_notes_to_entries, editor_file, insert_lines, inserted_reply,
+    workspace_error,
+};
+use crate::text::document::Document;
+use crate::text::edit::LineSpan;
+use crate::text::lines::Eol;
+use crate::workspace::{Edited, OpenFile, WorkspaceError};
 
 /// The insert_text_file_contents tool.
 pub struct InsertTextFileContents;
@@ -59,80 +66,70 @@ To change or remove lines use patch_text_file_contents or delete_text_file_conte
     }
 
     fn run(ctx: &ToolContext, params: InsertParams) -> Result<ByPath<EditResult>, ToolError> {
-        let contents = params.contents.as_str();
-        if contents.is_empty() {
+        run_planned::<Self>(ctx, &params)
+    }
+
+    fn attach_notes(value: &mut Value, notes: Vec<String>) {
+        attach_notes_to_entries(value, notes);
+    }
+}
+
+impl PlannedEdit for InsertTextFileContents {
+    type Plan = (LineSpan, Eol);
+
+    fn file(params: &InsertParams) -> Result<FileArgs<'_>, ToolError> {
+        editor_file(
+            &params.file_path,
+            params.file_hash.as_deref(),
+            params.encoding.as_deref(),
+            params.dry_run,
+        )
+    }
+
+    fn check(_ctx: &ToolContext, params: &InsertParams) -> Result<(), ToolError> {
+        if params.contents.as_str().is_empty() {
             return Err(
                 ToolError::new("contents is empty: there is nothing to insert")
                     .suggest("To insert one empty line send contents \"\\n\""),
             );
         }
-        let position = match (params.before, params.after) {
-            (Some(b), None) => Position::Before(b),
-            (None, Some(a)) => Position::After(a),
-            (Some(_), Some(_)) => {
-                return Err(ToolError::new(
-                    "both before and after were given; give exactly one of them",
-                )
-                .suggest("before N inserts above line N; after N inserts below line N"));
-            }
-            (None, None) => {
-                return Err(
-                    ToolError::new("neither before nor after was given; say where to insert")
-                        .suggest("before N inserts above line N; after N inserts below line N (after 0 inserts at the top)"),
-                );
-            }
-        };
-        let encoding = parse_encoding(params.encoding.as_deref())?;
-        let workspace = ctx.workspace.clone();
-        let edited = workspace
-            .edit(
-                &params.file_path,
-                params.file_hash.as_deref(),
-                encoding,
-                !params.dry_run,
-                |file| {
-                    let doc = &file.doc;
-                    let count = doc.line_count();
-                    let before = position.line_before(count).map_err(|message| {
-                        ToolError::new(format!(
-                            "Cannot insert into {}: {message}; nothing was written",
-                            file.path.display()
-                        ))
-                        .suggest("get_text_file_contents shows the file's lines and total_lines")
-                        .detail("file_hash", serde_json::json!(doc.hash()))
-                    })?;
-                    let eol = doc.eol_near(before.saturating_sub(1).max(1));
-                    let planned = plan(
-                        doc,
-                        &LineEdit::Insert {
-                            before,
-                            content: contents,
-                        },
-                        eol,
-                    )
-                    .map_err(|e| ToolError::new(e.to_string()))?;
-                    let after = doc
-                        .apply(std::slice::from_ref(&planned.splice))
-                        .map_err(|e| {
-                            ToolError::new(format!(
-                                "Cannot write {}: {e}; nothing was written",
-                                file.path.display()
-                            ))
-                            .suggest("Use only characters the file's encoding can hold")
-                        })?;
-                    Ok::<_, EditorError>((after, (planned.affected, eol)))
-                },
-            )
-            .map_err(|e| e.0)?;
-        let (lines, eol) = edited.value;
-        let mut result = EditResult::of(&edited);
-        result.lines = Some(lines);
-        result.note = eol_note(contents, eol);
-        Ok(ByPath(vec![(params.file_path.clone(), result)]))
+        Position::of(params).map(|_| ())
     }
 
-    fn attach_notes(value: &mut Value, notes: Vec<String>) {
-        attach_notes_to_entries(value, notes);
+    fn plan(
+        _ctx: &ToolContext,
+        params: &InsertParams,
+        file: &OpenFile,
+    ) -> Result<(Document, Self::Plan), ToolError> {
+        let doc = &file.doc;
+        let before = Position::of(params)?
+            .line_before(doc.line_count())
+            .map_err(|message| {
+                ToolError::new(format!(
+                    "Cannot insert into {}: {message}; nothing was written",
+                    file.path.display()
+                ))
+                .suggest("get_text_file_contents shows the file's lines and total_lines")
+                .detail("file_hash", serde_json::json!(doc.hash()))
+            })?;
+        insert_lines(file, before, params.contents.as_str())
+    }
+
+    fn reply(
+        ctx: &ToolContext,
+        params: &InsertParams,
+        edited: Edited<Self::Plan>,
+    ) -> Result<ByPath<EditResult>, ToolError> {
+        Ok(inserted_reply(
+            ctx,
+            &params.file_path,
+            params.contents.as_str(),
+            edited,
+        ))
+    }
+
+    fn workspace_error(error: WorkspaceError) -> ToolError {
+        workspace_error(error)
     }
 }
 
@@ -144,6 +141,22 @@ enum Position {
 }
 
 impl Position {
+    /// The position a call asks for: exactly one of before and after.
+    fn of(params: &InsertParams) -> Result<Position, ToolError> {
+        match (params.before, params.after) {
+            (Some(b), None) => Ok(Position::Before(b)),
+            (None, Some(a)) => Ok(Position::After(a)),
+            (Some(_), Some(_)) => Err(ToolError::new(
+                "both before and after were given; give exactly one of them",
+            )
+            .suggest("before N inserts above line N; after N inserts below line N")),
+            (None, None) => Err(
+                ToolError::new("neither before nor after was given; say where to insert")
+                    .suggest("before N inserts above line N; after N inserts below line N (after 0 inserts at the top)"),
+            ),
+        }
+    }
+
     /// The line the new lines go in front of, in a file of `count` lines.
     fn line_before(self, count: usize) -> Result<usize, String> {
         let size = match count {

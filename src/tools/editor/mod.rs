@@ -27,16 +27,19 @@ use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::edit_report::WriteSummary;
+use super::broken_links::edit_note;
+use super::context::ToolContext;
+use super::edit_report::{WriteSummary, join_notes};
 use super::error::ToolError;
+use super::planned_edit::FileArgs;
 use super::tool::add_notes;
 use crate::text::document::Document;
-use crate::text::edit::LineSpan;
+use crate::text::edit::{LineEdit, LineSpan, plan};
 use crate::text::encoding::TextEncoding;
 use crate::text::excerpt::brief;
 use crate::text::lines::Eol;
 use crate::text::range_patch::{LineRange, RangePatchError, Site};
-use crate::workspace::{Edited, WorkspaceError};
+use crate::workspace::{Edited, OpenFile, WorkspaceError};
 
 /// A line range: `start` and `end` are 1-based and inclusive; `end` null (or
 /// left out) means to the end of the file.
@@ -329,10 +332,13 @@ pub struct EditResult {
     /// Remarks: line endings adapted, arguments taken as text, …
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// The change's id in the edit history: UndoEdit takes it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub change_id: Option<String>,
 }
 
 impl EditResult {
-    /// The reply for an edit done through [`crate::workspace::Workspace::edit`].
+    /// The reply for an edit done through the committer.
     pub fn of<T>(edited: &Edited<T>) -> EditResult {
         let write = WriteSummary::of(edited);
         EditResult {
@@ -345,9 +351,73 @@ impl EditResult {
             total_lines: edited.after.line_count(),
             dry_run: write.dry_run,
             diff: write.diff,
-            note: None,
+            note: edited.history.note(),
+            change_id: write.change_id,
         }
     }
+}
+
+/// The file an editor tool changes, with its `file_hash` and `encoding`.
+pub fn editor_file<'a>(
+    file_path: &'a str,
+    file_hash: Option<&'a str>,
+    encoding: Option<&str>,
+    dry_run: bool,
+) -> Result<FileArgs<'a>, ToolError> {
+    Ok(FileArgs {
+        encoding: parse_encoding(encoding)?,
+        ..FileArgs::existing(file_path, file_hash, dry_run)
+    })
+}
+
+/// Inserts `contents` as whole lines in front of line `before` of `file`
+/// (past the last line to append), with the line ending of the lines there.
+/// What append and insert plan.
+pub fn insert_lines(
+    file: &OpenFile,
+    before: usize,
+    contents: &str,
+) -> Result<(Document, (LineSpan, Eol)), ToolError> {
+    let doc = &file.doc;
+    let eol = doc.eol_near(before.saturating_sub(1).max(1));
+    let planned = plan(
+        doc,
+        &LineEdit::Insert {
+            before,
+            content: contents,
+        },
+        eol,
+    )
+    .map_err(|e| ToolError::new(e.to_string()))?;
+    let after = doc
+        .apply(std::slice::from_ref(&planned.splice))
+        .map_err(|e| {
+            ToolError::new(format!(
+                "Cannot write {}: {e}; nothing was written",
+                file.path.display()
+            ))
+            .suggest("Use only characters the file's encoding can hold")
+        })?;
+    Ok((after, (planned.affected, eol)))
+}
+
+/// The reply of append and insert: where the new lines are, and a note when
+/// their line breaks were written in the file's style.
+pub fn inserted_reply(
+    ctx: &ToolContext,
+    file_path: &str,
+    contents: &str,
+    edited: Edited<(LineSpan, Eol)>,
+) -> ByPath<EditResult> {
+    let (lines, eol) = edited.value;
+    let mut result = EditResult::of(&edited);
+    result.lines = Some(lines);
+    result.note = join_notes([
+        eol_note(contents, eol),
+        edit_note(ctx, &edited),
+        result.note.take(),
+    ]);
+    ByPath(vec![(file_path.to_string(), result)])
 }
 
 /// A note when new text's line breaks were written as `eol` instead of as sent.

@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::super::args::TextArg;
+use super::super::broken_links::edit_note;
 use super::super::context::ToolContext;
 use super::super::edit_report::WriteSummary;
 use super::super::error::ToolError;
@@ -92,6 +93,9 @@ pub struct PatchFileResult {
     /// Remarks: line endings matched or adapted, no change, …
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// The change's id in the edit history (the same for every file of the call): UndoEdit takes it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub change_id: Option<String>,
 }
 
 /// What the check of one file found, besides the new document.
@@ -167,16 +171,15 @@ To add lines at the end or at one place, append_text_file_contents and insert_te
             .iter()
             .zip(&encodings)
             .map(|(f, &encoding)| BatchItem {
-                given: &f.file_path,
                 encoding,
-                expected_hash: None,
+                ..BatchItem::new(&f.file_path)
             })
             .collect();
 
         let write = !params.dry_run;
         let edited = ctx
             .workspace
-            .edit_batch(&items, write, |i, file| {
+            .edit_batch(Self::NAME, &items, write, |i, file| {
                 let patches: Vec<StringPatch> = params.files[i]
                     .patches
                     .iter()
@@ -237,6 +240,8 @@ To add lines at the end or at one place, append_text_file_contents and insert_te
             if done.after.to_bytes() == done.before.to_bytes() {
                 notes.push("the patches leave the file as it was, so it was not rewritten".into());
             }
+            notes.extend(edit_note(ctx, &done));
+            notes.extend(done.history.note());
             out.push((
                 file.file_path.clone(),
                 PatchFileResult {
@@ -253,6 +258,7 @@ To add lines at the end or at one place, append_text_file_contents and insert_te
                     dry_run: write_summary.dry_run,
                     diff: write_summary.diff,
                     note: (!notes.is_empty()).then(|| notes.join("; ")),
+                    change_id: write_summary.change_id,
                 },
             ));
         }

@@ -4,9 +4,9 @@
 //! What is looked at: files below the start folders with an allowed ending
 //! (and matching `filePattern`, if given), except hidden files and folders,
 //! anything a `.gitignore` or `.ignore` file inside the roots excludes (in a
-//! git repository or not), and the trash folder. Symbolic links are not
-//! followed, so a walk never leaves the folder it started in; they are counted
-//! as skipped. Folders that cannot be listed and files that cannot be read are
+//! git repository or not), and the trash and edit history folders. Symbolic
+//! links are not followed, so a walk never leaves the folder it started in;
+//! they are counted as skipped. Folders that cannot be listed and files that cannot be read are
 //! reported with the reason, never passed over in silence.
 //!
 //! Every file is opened through its root's directory handle, without
@@ -39,8 +39,12 @@ use crate::workspace::extensions::ExtensionFilter;
 use crate::workspace::read::ReadError;
 use crate::workspace::roots::{ResolvedPath, Roots};
 
-/// The folder, inside each root, that removed files are moved to.
-const TRASH: &str = ".trash";
+/// The folders, inside each root, that removed files are moved to and that
+/// the edit history is kept in: never searched.
+const SKIPPED: [&str; 2] = [
+    crate::workspace::trash::TRASH_DIR,
+    crate::workspace::history::HISTORY_DIR,
+];
 
 /// Shortest time between two progress reports, in milliseconds.
 const PROGRESS_INTERVAL_MS: u64 = 100;
@@ -238,7 +242,7 @@ pub(crate) fn walk_builder(folder: &ResolvedPath) -> WalkBuilder {
     let rules = (!rules.is_empty()).then(|| Arc::new(rules));
     builder.filter_entry(move |entry| {
         let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
-        !(is_dir && is_trash_folder(entry))
+        !(is_dir && is_skipped_folder(entry))
             && rules
                 .as_ref()
                 .is_none_or(|rules| !rules.ignores(entry.path(), is_dir))
@@ -246,9 +250,10 @@ pub(crate) fn walk_builder(folder: &ResolvedPath) -> WalkBuilder {
     builder
 }
 
-/// Whether a folder met in a walk is the trash, which no walk enters.
-pub(crate) fn is_trash_folder(entry: &DirEntry) -> bool {
-    entry.depth() > 0 && entry.file_name() == TRASH
+/// Whether a folder met in a walk is the trash or the edit history, which no
+/// walk enters.
+pub(crate) fn is_skipped_folder(entry: &DirEntry) -> bool {
+    entry.depth() > 0 && SKIPPED.iter().any(|s| entry.file_name() == *s)
 }
 
 /// Counts kept by one thread.
@@ -428,7 +433,7 @@ impl ParallelVisitor for Visitor<'_> {
             return WalkState::Continue;
         };
         if kind.is_dir() {
-            if is_trash_folder(&entry) {
+            if is_skipped_folder(&entry) {
                 return WalkState::Skip;
             }
             return WalkState::Continue;

@@ -1,0 +1,271 @@
+//! One change as the history keeps it, and its bytes on disk: a first line
+//! naming the format, a line of JSON describing the change, then the bytes
+//! each edit replaced, one after the other in the order of the edits.
+//!
+//! Paths are kept relative to the root whose history holds the record (with
+//! `/` between names), or absolute for a file of another root, so a record
+//! still applies when the root folder itself is moved or renamed.
+//!
+//! ```
+//! use mcp_server_text::workspace::history::record::{Entry, Record};
+//!
+//! let record = Record {
+//!     change_id: "7-abc123".into(),
+//!     time: "2026-05-01T10:00:00Z".into(),
+//!     tool: "TextReplace".into(),
+//!     undoes: None,
+//!     entries: vec![Entry::Move { from: "a.md".into(), to: "b.md".into(), folder: false, made: vec![] }],
+//! };
+//! let bytes = record.encode(&[]);
+//! let (read, payload) = Record::decode(&bytes).unwrap();
+//! assert_eq!(read, record);
+//! assert!(payload.is_empty());
+//! ```
+
+use std::path::{Component, Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::text::edit::LineSpan;
+
+/// The first line of every record.
+pub const MAGIC: &[u8] = b"mcp-server-text history 1\n";
+
+/// A recorded change.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Record {
+    /// Its id, as EditHistory shows it and UndoEdit takes it.
+    pub change_id: String,
+    /// When it was made, in UTC (RFC 3339).
+    pub time: String,
+    /// The tool that made it.
+    pub tool: String,
+    /// For an undo, the change it undid.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub undoes: Option<String>,
+    /// What it did, file by file.
+    pub entries: Vec<Entry>,
+}
+
+/// What a change did to one file or folder.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum Entry {
+    /// An existing file got new content.
+    #[serde(rename_all = "camelCase")]
+    Edit {
+        /// The file (where it was written).
+        path: String,
+        /// The encoding it was read and written in.
+        encoding: String,
+        /// fileHash before.
+        hash_before: String,
+        /// fileHash after.
+        hash_after: String,
+        /// The lines that changed, in the file after the change (an empty
+        /// span, `end = start - 1`, where lines were only removed).
+        affected_lines: LineSpan,
+        /// Lines added minus lines removed.
+        lines_delta: isize,
+        /// Bytes kept at the start.
+        prefix: u64,
+        /// Bytes of the old middle (kept in the record's payload).
+        old_len: u64,
+        /// Bytes of the new middle (in the file).
+        new_len: u64,
+    },
+    /// A file was created.
+    #[serde(rename_all = "camelCase")]
+    Create {
+        /// The file.
+        path: String,
+        /// fileHash of its content.
+        hash_after: String,
+        /// Its lines.
+        lines: usize,
+    },
+    /// A file or folder was moved (a removal is a move into the trash).
+    #[serde(rename_all = "camelCase")]
+    Move {
+        /// Where it was.
+        from: String,
+        /// Where it went.
+        to: String,
+        /// Whether it is a folder.
+        folder: bool,
+        /// Folders made for the destination, outermost first (an undo
+        /// removes those it leaves empty).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        made: Vec<String>,
+    },
+}
+
+impl Entry {
+    /// The payload bytes this entry owns.
+    pub fn payload_len(&self) -> u64 {
+        match self {
+            Entry::Edit { old_len, .. } => *old_len,
+            _ => 0,
+        }
+    }
+}
+
+/// A record that cannot be read back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CorruptRecord(pub String);
+
+impl std::fmt::Display for CorruptRecord {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "the history record is damaged: {}", self.0)
+    }
+}
+
+impl std::error::Error for CorruptRecord {}
+
+impl Record {
+    /// The record's first bytes: the format line and the description. The
+    /// payload (the replaced bytes of each edit, in order) follows them.
+    pub fn header(&self) -> Vec<u8> {
+        let mut out = MAGIC.to_vec();
+        // Serializing strings, numbers and enums cannot fail.
+        out.extend(serde_json::to_vec(self).unwrap_or_default());
+        out.push(b'\n');
+        out
+    }
+
+    /// The record's bytes, with `payload` after the description.
+    pub fn encode(&self, payload: &[&[u8]]) -> Vec<u8> {
+        let mut out = self.header();
+        for piece in payload {
+            out.extend_from_slice(piece);
+        }
+        out
+    }
+
+    /// Reads a record's description and payload from its bytes.
+    pub fn decode(bytes: &[u8]) -> Result<(Record, &[u8]), CorruptRecord> {
+        let rest = bytes
+            .strip_prefix(MAGIC)
+            .ok_or_else(|| CorruptRecord("it does not start like a record".into()))?;
+        let end = memchr::memchr(b'\n', rest)
+            .ok_or_else(|| CorruptRecord("its description is cut short".into()))?;
+        let record = Record::decode_header(&rest[..end])?;
+        let payload = &rest[end + 1..];
+        let needed: u64 = record.entries.iter().map(Entry::payload_len).sum();
+        if payload.len() as u64 != needed {
+            return Err(CorruptRecord(format!(
+                "it holds {} bytes of content where {needed} were written",
+                payload.len()
+            )));
+        }
+        Ok((record, payload))
+    }
+
+    /// Reads a record's description line (without the first line).
+    pub fn decode_header(line: &[u8]) -> Result<Record, CorruptRecord> {
+        serde_json::from_slice(line).map_err(|e| CorruptRecord(e.to_string()))
+    }
+
+    /// Each edit's old bytes, split out of `payload`.
+    pub fn old_middles<'p>(&self, payload: &'p [u8]) -> Vec<&'p [u8]> {
+        let mut at = 0usize;
+        self.entries
+            .iter()
+            .filter(|e| matches!(e, Entry::Edit { .. }))
+            .map(|e| {
+                let len = e.payload_len() as usize;
+                let piece = &payload[at..at + len];
+                at += len;
+                piece
+            })
+            .collect()
+    }
+}
+
+/// `real` as a record keeps it: relative to `root` if inside it, else
+/// absolute; `None` for a path that is not valid Unicode.
+pub fn stored_path(root: &Path, real: &Path) -> Option<String> {
+    match real.strip_prefix(root) {
+        Ok(rel) => {
+            let names: Option<Vec<&str>> = rel
+                .components()
+                .map(|c| match c {
+                    Component::Normal(name) => name.to_str(),
+                    _ => None,
+                })
+                .collect();
+            names.map(|n| n.join("/"))
+        }
+        Err(_) => real.to_str().map(str::to_string),
+    }
+}
+
+/// The real path of `stored` for a record of `root`.
+pub fn real_path(root: &Path, stored: &str) -> PathBuf {
+    if Path::new(stored).is_absolute() {
+        PathBuf::from(stored)
+    } else {
+        stored.split('/').fold(root.to_path_buf(), |p, n| p.join(n))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn edit(path: &str, old_len: u64) -> Entry {
+        Entry::Edit {
+            path: path.into(),
+            encoding: "utf-8".into(),
+            hash_before: "0".repeat(16),
+            hash_after: "1".repeat(16),
+            affected_lines: LineSpan::new(2, 3),
+            lines_delta: 1,
+            prefix: 4,
+            old_len,
+            new_len: 9,
+        }
+    }
+
+    #[test]
+    fn payload_is_split_per_edit() {
+        let record = Record {
+            change_id: "1-x".into(),
+            time: "t".into(),
+            tool: "Batch".into(),
+            undoes: None,
+            entries: vec![
+                edit("a.md", 3),
+                Entry::Create {
+                    path: "n.md".into(),
+                    hash_after: "2".repeat(16),
+                    lines: 1,
+                },
+                edit("b.md", 0),
+                edit("c.md", 2),
+            ],
+        };
+        let bytes = record.encode(&[b"abc", b"", b"\n\0"]);
+        let (read, payload) = Record::decode(&bytes).unwrap();
+        assert_eq!(read, record);
+        assert_eq!(read.old_middles(payload), [&b"abc"[..], b"", b"\n\0"]);
+        assert!(Record::decode(&bytes[..bytes.len() - 1]).is_err());
+        assert!(Record::decode(b"something else").is_err());
+    }
+
+    #[test]
+    fn paths_inside_the_root_are_relative() {
+        let root = Path::new("/v");
+        assert_eq!(
+            stored_path(root, Path::new("/v/notes/a.md")).as_deref(),
+            Some("notes/a.md")
+        );
+        assert_eq!(
+            stored_path(root, Path::new("/w/b.md")).as_deref(),
+            Some("/w/b.md")
+        );
+        assert_eq!(real_path(root, "notes/a.md"), Path::new("/v/notes/a.md"));
+        assert_eq!(real_path(root, "/w/b.md"), Path::new("/w/b.md"));
+    }
+}
