@@ -5,23 +5,29 @@ use std::ops::Range;
 
 use super::EditRequest;
 use super::align::{self, Target, misindented, pair_around};
-use super::apply::{Blocked, Transplant, literal};
+use super::apply::{Blocked, Transplant};
 use super::block::{Line, Lines, joined};
 use super::candidates::{Probe, Window, period};
 use super::diff::unified;
 use super::elision::{self, Markers, Segments};
 use super::exact::{self, Occurrence};
+use super::literal::literal;
 use super::normalize::{LfText, key_hash, whitespace_collapsed};
 use super::outcome::{
     Adjustment, Candidate, LineRange, Plan, PlannedEdit, Refusal, Splice, Strategy,
 };
 use super::policy::{self, Decision, Summary};
 use super::score::{score_of, within_typos};
+use super::skipped::head_and_tail;
+use super::stale::{self, new_has};
 use super::tokens::meaningful_change;
 use crate::text::lines::{Eol, LineIndex};
 
 /// How many fuzzy regions get a full line pairing and a final score.
 const TOP: usize = 8;
+/// How far (non-blank lines) beyond a candidate its unpaired first or last
+/// search lines are looked for.
+const MAX_SKIPPED: usize = 200;
 
 /// A candidate with everything needed to turn it into an edit.
 struct Found {
@@ -38,7 +44,30 @@ enum How {
     /// Replace exactly these bytes (an exact occurrence within lines).
     Substring(Range<usize>),
     /// Replay the caller's change on these lines.
-    Lines { targets: Vec<Target>, elision: bool },
+    Lines(Shape),
+}
+
+/// How the search's lines stand for the file's lines.
+struct Shape {
+    /// What each search line stands for.
+    targets: Vec<Target>,
+    /// Whether the search was matched with elision markers.
+    elision: bool,
+    /// Other ways the last segment of an elided search fits.
+    alternatives: Vec<Vec<Target>>,
+    /// File lines the search skipped without a marker, after a search line.
+    skipped: Option<(usize, Range<usize>)>,
+}
+
+impl Shape {
+    fn lines(targets: Vec<Target>, elision: bool) -> How {
+        How::Lines(Shape {
+            targets,
+            elision,
+            alternatives: Vec::new(),
+            skipped: None,
+        })
+    }
 }
 
 impl Found {
@@ -75,6 +104,12 @@ enum Settled {
 
 /// Plans `request` against `text`.
 pub(crate) fn plan(text: &str, request: &EditRequest<'_>) -> Result<Plan, Refusal> {
+    plan_with(text, request, true)
+}
+
+/// [`plan`], trying a search rewritten after `new_content` when nothing
+/// matches and `rescue` is set.
+fn plan_with(text: &str, request: &EditRequest<'_>, rescue: bool) -> Result<Plan, Refusal> {
     if !request.threshold.is_finite() || !(0.0..=1.0).contains(&request.threshold) {
         return Err(Refusal::InvalidThreshold {
             threshold: request.threshold,
@@ -98,6 +133,7 @@ pub(crate) fn plan(text: &str, request: &EditRequest<'_>) -> Result<Plan, Refusa
         index,
         search,
         new: Lines::of_snippet(request.replacement),
+        rescue,
     };
     match (request.strategy, occurrences.len()) {
         (_, 0) => m.tolerant(),
@@ -127,6 +163,9 @@ struct Matcher<'r, 't> {
     search: Lines<'r>,
     new: Lines<'r>,
     markers: Markers,
+    /// Whether a miss may be retried with the search as `new_content` has
+    /// its lines (see `stale`).
+    rescue: bool,
 }
 
 impl<'r, 't> Matcher<'r, 't> {
@@ -190,12 +229,12 @@ impl<'r, 't> Matcher<'r, 't> {
             && suffix.is_empty()
             && self.search.len() == last - first + 1;
         let how = if whole {
-            How::Lines {
-                targets: (0..self.search.len())
+            Shape::lines(
+                (0..self.search.len())
                     .map(|k| Target::Line(first - 1 + k))
                     .collect(),
-                elision: false,
-            }
+                false,
+            )
         } else {
             How::Substring(o.range.clone())
         };
@@ -265,13 +304,88 @@ impl<'r, 't> Matcher<'r, 't> {
                 Settled::Refused(r) => elided_refusal = Some(r),
             }
         }
-        match self.settle(self.normal()) {
-            Settled::Plan(p) => Ok(p),
-            Settled::Blocked(r) => Err(r),
-            Settled::Refused(r) => Err(match elided_refusal {
+        let refusal = match self.settle(self.normal()) {
+            Settled::Plan(p) => return Ok(p),
+            Settled::Blocked(r) => return Err(r),
+            Settled::Refused(r) => match elided_refusal {
                 None => r,
                 Some(e) => prefer(e, r),
+            },
+        };
+        if let Refusal::NotFound {
+            best: Some(best), ..
+        } = &refusal
+            && let Some(plan) = self.rescued(best.lines)
+        {
+            return Ok(plan);
+        }
+        if matches!(
+            refusal,
+            Refusal::NotFound { .. } | Refusal::LinesLeftOut { .. }
+        ) && let Some(result) = self.skipped_middle()
+        {
+            return result;
+        }
+        Err(refusal)
+    }
+
+    /// A plan for the search with the lines `new_content` has as the block
+    /// `best` has them (see `stale`), if that search finds that block.
+    fn rescued(&self, best: LineRange) -> Option<Plan> {
+        if !self.rescue {
+            return None;
+        }
+        let search = stale::as_new_has_it(
+            &self.search,
+            &self.new,
+            &self.file,
+            best.start - 1..best.end,
+        )?;
+        let request = EditRequest {
+            search: &search,
+            ..*self.request
+        };
+        let plan = plan_with(self.text, &request, false).ok()?;
+        plan.edits
+            .iter()
+            .all(|e| e.lines.start <= best.end && best.start <= e.lines.end)
+            .then_some(plan)
+    }
+
+    /// A plan for a search that is the head and the tail of a block whose
+    /// middle `new_content` writes out (see `skipped`); `None` when the
+    /// search is no such thing.
+    fn skipped_middle(&self) -> Option<Result<Plan, Refusal>> {
+        let fit = head_and_tail(&self.search, &self.file)?;
+        let targets = align::targets(&self.search, &self.file, &fit.pairs);
+        let region = align::region(&targets)?;
+        let found = Found {
+            adjustments: {
+                let mut a = self.drift(&targets, region, true, 0);
+                a.retain(|x| *x != Adjustment::Fuzzy);
+                a
+            },
+            content: self.content(region),
+            how: How::Lines(Shape {
+                targets,
+                elision: false,
+                alternatives: Vec::new(),
+                skipped: Some((fit.after, fit.skipped.clone())),
             }),
+            dist: 0,
+            score: score_of(0, 1, 1),
+            region,
+        };
+        match self.build(vec![&found], Vec::new()) {
+            Ok(plan) => Some(Ok(plan)),
+            Err(Refusal::HiddenLinesDropped { .. }) => Some(Err(Refusal::LinesLeftOut {
+                lines: found.candidate().lines,
+                left_out: LineRange {
+                    start: fit.skipped.start + 1,
+                    end: fit.skipped.end,
+                },
+            })),
+            Err(other) => Some(Err(other)),
         }
     }
 
@@ -281,7 +395,8 @@ impl<'r, 't> Matcher<'r, 't> {
             Decision::Apply(chosen) => {
                 for &c in &chosen {
                     if let Some(refusal) = self
-                        .elsewhere(&founds[c])
+                        .cut_short(&founds[c])
+                        .or_else(|| self.elsewhere(&founds[c]))
                         .or_else(|| self.not_a_typo(&founds[c]))
                     {
                         return Settled::Refused(refusal);
@@ -346,7 +461,7 @@ impl<'r, 't> Matcher<'r, 't> {
     /// in the file, the caller copied it from there: it is no typo, and the
     /// block may well be there instead. Refuses rather than guess.
     fn elsewhere(&self, f: &Found) -> Option<Refusal> {
-        let How::Lines { targets, .. } = &f.how else {
+        let How::Lines(Shape { targets, .. }) = &f.how else {
             return None;
         };
         if f.dist == 0 {
@@ -358,7 +473,9 @@ impl<'r, 't> Matcher<'r, 't> {
             .filter_map(|(i, t)| match t {
                 Target::Line(l) => {
                     let s = &self.search.all[i];
-                    (!s.is_blank() && s.chars >= 4 && !s.same_as(&self.file.all[*l])).then_some(i)
+                    let d = &self.file.all[*l];
+                    (!s.is_blank() && s.chars >= 4 && !s.same_as(d) && !new_has(&self.new, d))
+                        .then_some(i)
                 }
                 _ => None,
             })
@@ -386,7 +503,7 @@ impl<'r, 't> Matcher<'r, 't> {
     /// the caller means another line (see `tokens`). Refuses rather than
     /// overwrite it.
     fn not_a_typo(&self, f: &Found) -> Option<Refusal> {
-        let How::Lines { targets, .. } = &f.how else {
+        let How::Lines(Shape { targets, .. }) = &f.how else {
             return None;
         };
         if f.dist == 0 {
@@ -398,8 +515,10 @@ impl<'r, 't> Matcher<'r, 't> {
             let Target::Line(l) = t else { return None };
             let s = &self.search.all[i];
             let d = &self.file.all[*l];
-            // Lines further apart than a typo are the conflict check's.
-            if s.is_blank() || s.same_as(d) || !within_typos(s, d) {
+            // Lines further apart than a typo are the conflict check's; a
+            // line new_content has as the file has it is no evidence of
+            // another place.
+            if s.is_blank() || s.same_as(d) || !within_typos(s, d) || new_has(&self.new, d) {
                 return None;
             }
             // A context line the edit keeps is disk bytes either way: only a
@@ -454,6 +573,64 @@ impl<'r, 't> Matcher<'r, 't> {
         distinct(founds)
     }
 
+    /// A candidate that leaves the search's first or last lines unpaired,
+    /// when those lines follow in the file a few lines further on (or come
+    /// a few lines before): the search skipped lines of a longer block, and
+    /// the candidate is only part of it.
+    fn cut_short(&self, f: &Found) -> Option<Refusal> {
+        let How::Lines(Shape { targets, .. }) = &f.how else {
+            return None;
+        };
+        let paired = |i: usize| !matches!(targets[i], Target::Absent);
+        let nb = &self.search.nonblank;
+        let lead: Vec<usize> = nb.iter().copied().take_while(|&i| !paired(i)).collect();
+        let mut trail: Vec<usize> = nb
+            .iter()
+            .rev()
+            .copied()
+            .take_while(|&i| !paired(i))
+            .collect();
+        trail.reverse();
+        if lead.len() == nb.len() {
+            return None;
+        }
+        let total = self.file.nonblank.len();
+        let at = |line: usize| self.file.nonblank.partition_point(|&l| l < line);
+        let fits = |run: &[usize], p: usize| {
+            p + run.len() <= total
+                && run
+                    .iter()
+                    .enumerate()
+                    .all(|(k, &i)| self.file.nb(p + k).same_as(&self.search.all[i]))
+        };
+        let line = |p: usize| self.file.nonblank[p];
+        let range = |start: usize, end: usize| LineRange {
+            start: start + 1,
+            end: end + 1,
+        };
+        let after = at(f.region.1 + 1);
+        if !trail.is_empty()
+            && let Some(p) = (after..(after + MAX_SKIPPED).min(total)).find(|&p| fits(&trail, p))
+        {
+            return Some(Refusal::LinesLeftOut {
+                lines: range(f.region.0, line(p + trail.len() - 1)),
+                left_out: range(f.region.1 + 1, line(p) - 1),
+            });
+        }
+        let before = at(f.region.0);
+        if !lead.is_empty()
+            && let Some(p) = (before.saturating_sub(MAX_SKIPPED)..before)
+                .rev()
+                .find(|&p| fits(&lead, p))
+        {
+            return Some(Refusal::LinesLeftOut {
+                lines: range(line(p), f.region.1),
+                left_out: range(line(p + lead.len() - 1) + 1, f.region.0 - 1),
+            });
+        }
+        None
+    }
+
     fn found_in(&self, probe: &Probe<'_, '_>, w: &Window) -> Option<Found> {
         let total = self.file.nonblank.len();
         let pairs = pair_around(probe.lines(), &self.file, w.start..w.end, 0..total);
@@ -462,7 +639,8 @@ impl<'r, 't> Matcher<'r, 't> {
             .iter()
             .map(|&(k, p)| (self.search.nonblank[k], self.file.nonblank[p]))
             .collect();
-        let targets = align::targets(&self.search, &self.file, &indices);
+        let mut targets = align::targets(&self.search, &self.file, &indices);
+        stale::retarget(&self.search, &self.new, &self.file, &mut targets);
         let region = align::region(&targets)?;
         let measured = probe.measure_paired(&self.file, first, last + 1, &pairs);
         let line_pairs: Vec<(&Line<'_>, &Line<'_>)> = pairs
@@ -474,10 +652,7 @@ impl<'r, 't> Matcher<'r, 't> {
             score: score_of(dist, probe.chars(), measured.chars),
             adjustments: self.drift(&targets, region, false, dist),
             content: self.content(region),
-            how: How::Lines {
-                targets,
-                elision: false,
-            },
+            how: Shape::lines(targets, false),
             dist,
             region,
         })
@@ -487,15 +662,18 @@ impl<'r, 't> Matcher<'r, 't> {
     fn elided(&self, segments: &Segments) -> Vec<Found> {
         let founds = elision::find(&self.file, &self.search, segments)
             .into_iter()
-            .filter_map(|e| {
+            .filter_map(|mut e| {
+                stale::retarget(&self.search, &self.new, &self.file, &mut e.targets);
                 let region = align::region(&e.targets)?;
                 Some(Found {
                     adjustments: self.drift(&e.targets, region, true, e.dist),
                     content: self.content(region),
-                    how: How::Lines {
+                    how: How::Lines(Shape {
                         targets: e.targets,
                         elision: true,
-                    },
+                        alternatives: e.alternatives,
+                        skipped: None,
+                    }),
                     dist: e.dist,
                     score: e.score,
                     region,
@@ -698,23 +876,19 @@ impl<'r, 't> Matcher<'r, 't> {
     }
 
     fn edit(&self, f: &Found) -> Result<PlannedEdit, Refusal> {
-        let (a, b) = f.region;
+        let (region, rendered) = match &f.how {
+            How::Lines(shape) => {
+                let (region, after) = self.render_fit(f, shape)?;
+                (region, Some(after))
+            }
+            How::Substring(_) => (f.region, None),
+        };
+        let (a, b) = region;
         let span = self.index.span_of_lines(a + 1, b + 1);
         let before = self.text[span.clone()].to_string();
         let (after, splice) = match &f.how {
-            How::Lines { targets, elision } => {
-                let after = Transplant {
-                    file: &self.file,
-                    search: &self.search,
-                    new: &self.new,
-                    targets,
-                    region: f.region,
-                    elision: *elision,
-                    markers: &self.markers,
-                    eol: self.block_eol(f.region),
-                }
-                .render()
-                .map_err(|blocked| self.blocked(blocked, f))?;
+            How::Lines(_) => {
+                let after = rendered.unwrap_or_default();
                 let splice = Splice {
                     range: span.clone(),
                     text: after.clone(),
@@ -759,12 +933,97 @@ impl<'r, 't> Matcher<'r, 't> {
             kind: Adjustment::kind_of(&f.adjustments),
             adjustments: f.adjustments.clone(),
             score: f.score,
-            lines: f.candidate().lines,
+            lines: LineRange {
+                start: a + 1,
+                end: b + 1,
+            },
             diff: unified(&before, &after, ("before", "after"), a + 1, a + 1),
             before,
             after,
             splice,
         })
+    }
+
+    /// The transplant of `shape` onto the file's lines `region`.
+    fn transplant<'a>(
+        &'a self,
+        targets: &'a [Target],
+        region: (usize, usize),
+        shape: &'a Shape,
+    ) -> Transplant<'a, 't, 'r, 'r> {
+        Transplant {
+            file: &self.file,
+            search: &self.search,
+            new: &self.new,
+            targets,
+            region,
+            elision: shape.elision,
+            markers: &self.markers,
+            eol: self.block_eol(region),
+            skipped: shape.skipped.clone(),
+        }
+    }
+
+    /// The block's new text, and the lines it replaces. An elided search
+    /// whose last segment fits in several places is settled here: if every
+    /// fit gives the same file, the nearest is taken; otherwise the fit that
+    /// pairs the most lines of `new_content` with equal lines (the one whose
+    /// hidden lines `new_content` writes out), if one does; else it is
+    /// ambiguous.
+    fn render_fit(&self, f: &Found, shape: &Shape) -> Result<((usize, usize), String), Refusal> {
+        let first = self
+            .transplant(&shape.targets, f.region, shape)
+            .render()
+            .map_err(|blocked| self.blocked(blocked, f));
+        if shape.alternatives.is_empty() {
+            return first.map(|after| (f.region, after));
+        }
+        let mut fits: Vec<((usize, usize), String, usize)> = Vec::new();
+        let whole = |region: (usize, usize), after: &str| {
+            let span = self.index.span_of_lines(region.0 + 1, region.1 + 1);
+            format!(
+                "{}{after}{}",
+                &self.text[..span.start],
+                &self.text[span.end..]
+            )
+        };
+        for targets in std::iter::once(&shape.targets).chain(&shape.alternatives) {
+            let Some(region) = align::region(targets) else {
+                continue;
+            };
+            let t = self.transplant(targets, region, shape);
+            if let Ok(after) = t.render() {
+                fits.push((region, after, t.explained()));
+            }
+        }
+        let Some(best) = fits.iter().map(|fit| fit.2).max() else {
+            return first.map(|after| (f.region, after));
+        };
+        let results: Vec<String> = fits.iter().map(|fit| whole(fit.0, &fit.1)).collect();
+        if let Ok(after) = &first
+            && fits.len() == 1 + shape.alternatives.len()
+            && results.iter().all(|r| *r == results[0])
+        {
+            return Ok((f.region, after.clone()));
+        }
+        let top: Vec<&((usize, usize), String, usize)> =
+            fits.iter().filter(|fit| fit.2 == best).collect();
+        match top.as_slice() {
+            [one] => Ok((one.0, one.1.clone())),
+            _ => Err(Refusal::Ambiguous {
+                candidates: top
+                    .iter()
+                    .map(|fit| Candidate {
+                        lines: LineRange {
+                            start: fit.0.0 + 1,
+                            end: fit.0.1 + 1,
+                        },
+                        score: f.score,
+                        kind: Adjustment::kind_of(&f.adjustments),
+                    })
+                    .collect(),
+            }),
+        }
     }
 
     fn blocked(&self, blocked: Blocked, f: &Found) -> Refusal {
@@ -828,7 +1087,7 @@ fn distinct(mut founds: Vec<Found>) -> Vec<Found> {
     });
     let pairs = |f: &Found| -> Vec<(usize, usize)> {
         match &f.how {
-            How::Lines { targets, .. } => targets
+            How::Lines(Shape { targets, .. }) => targets
                 .iter()
                 .enumerate()
                 .filter_map(|(i, t)| match t {
@@ -869,7 +1128,10 @@ fn prefer(first: Refusal, second: Refusal) -> Refusal {
     let telling = |r: &Refusal| {
         matches!(
             r,
-            Refusal::Ambiguous { .. } | Refusal::Unlike { .. } | Refusal::Elsewhere { .. }
+            Refusal::Ambiguous { .. }
+                | Refusal::Unlike { .. }
+                | Refusal::Elsewhere { .. }
+                | Refusal::LinesLeftOut { .. }
         )
     };
     match (&first, &second) {
