@@ -41,6 +41,9 @@ pub(crate) enum Old {
     },
     /// The marker on search line `i`, kept by `new_content`.
     Marker(usize),
+    /// File line `line`, which the search does not have but `new_content`
+    /// does: the caller knows it, and it is kept where it is.
+    Unseen(usize),
 }
 
 /// Diff key of a line: elision markers compare equal to each other.
@@ -83,7 +86,7 @@ impl Transplant<'_, '_, '_, '_> {
     pub(crate) fn old_line(&self, old: &Old) -> &Line<'_> {
         match old {
             Old::Search(i) | Old::Marker(i) => &self.search.all[*i],
-            Old::Hidden { line, .. } => &self.file.all[*line],
+            Old::Hidden { line, .. } | Old::Unseen(line) => &self.file.all[*line],
         }
     }
 
@@ -96,7 +99,40 @@ impl Transplant<'_, '_, '_, '_> {
                 Target::Middle(r) => Some(r.clone()),
                 Target::Absent => None,
             },
-            Old::Hidden { line, .. } => Some(*line..*line + 1),
+            Old::Hidden { line, .. } | Old::Unseen(line) => Some(*line..*line + 1),
+        }
+    }
+
+    /// File lines of the block that no search line stands for and that
+    /// `new_content` has as they are (while the search has no such line).
+    fn unseen_in_new(&self, olds: &[Old]) -> Vec<usize> {
+        let covered: Vec<std::ops::Range<usize>> =
+            olds.iter().filter_map(|o| self.span_of(o)).collect();
+        (self.region.0..=self.region.1)
+            .filter(|&f| {
+                let line = &self.file.all[f];
+                !line.is_blank()
+                    && !covered.iter().any(|r| r.contains(&f))
+                    && self.new.all.iter().any(|n| n.same_as(line))
+                    && !self.search.all.iter().any(|s| s.same_as(line))
+            })
+            .collect()
+    }
+
+    /// Puts the unseen lines `lines` among `olds` by their place on disk,
+    /// splitting the search blank lines around each by their place too.
+    fn adopt(&self, lines: Vec<usize>, olds: &mut Vec<Old>, gaps: &mut Vec<Vec<usize>>) {
+        for line in lines {
+            let at = olds
+                .iter()
+                .position(|o| self.span_of(o).is_some_and(|r| r.start > line))
+                .unwrap_or(olds.len());
+            let (before, after): (Vec<usize>, Vec<usize>) = gaps[at]
+                .iter()
+                .partition(|&&i| !matches!(self.targets[i], Target::Line(f) if f > line));
+            gaps[at] = after;
+            gaps.insert(at, before);
+            olds.insert(at, Old::Unseen(line));
         }
     }
 
@@ -186,6 +222,12 @@ impl Transplant<'_, '_, '_, '_> {
             }
         }
 
+        let unseen = self.unseen_in_new(&olds);
+        self.adopt(unseen, &mut olds, &mut old_gaps);
+
+        let unseen = self.unseen_in_new(&olds);
+        self.adopt(unseen, &mut olds, &mut old_gaps);
+
         let o: Vec<Key<'_>> = olds
             .iter()
             .map(|old| match old {
@@ -196,7 +238,15 @@ impl Transplant<'_, '_, '_, '_> {
         let n: Vec<Key<'_>> = news.iter().map(|&j| self.key(&self.new.all[j])).collect();
         let a: Vec<&Line<'_>> = olds.iter().map(|old| self.old_line(old)).collect();
         let b: Vec<&Line<'_>> = news.iter().map(|&j| &self.new.all[j]).collect();
-        let (ops, partner_of_old) = pair_keys(&o, &n, &a, &b);
+        let (ops, mut partner_of_old) = pair_keys(&o, &n, &a, &b);
+        // An unseen line pairs only with a line that reads like it.
+        for (k, old) in olds.iter().enumerate() {
+            if matches!(old, Old::Unseen(_))
+                && partner_of_old[k].is_some_and(|j| !b[j].same_as(a[k]))
+            {
+                partner_of_old[k] = None;
+            }
+        }
         let mut partner_of_new = vec![None; news.len()];
         for (k, p) in partner_of_old.iter().enumerate() {
             if let Some(j) = p {

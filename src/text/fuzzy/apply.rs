@@ -30,7 +30,7 @@ use super::align::Target;
 use super::anchors::{Alignment, Old, REWRITE};
 use super::block::{Line, Lines};
 use super::elision::Markers;
-use super::indent::IndentMap;
+use super::indent::{Hints, IndentMap, step};
 use super::outcome::ConflictReason;
 use super::score::{line_similarity, within_typos};
 use crate::text::lines::Eol;
@@ -95,7 +95,7 @@ impl<'a, 't, 's, 'n> Transplant<'a, 't, 's, 'n> {
     pub(crate) fn render(&self) -> Result<String, Blocked> {
         let al = self.align();
         self.check(&al)?;
-        let indents = self.indent_map();
+        let indents = self.indent_map(&al);
 
         let mut out: Vec<Out<'a>> = Vec::new();
         let mut lo = self.region.0;
@@ -131,7 +131,51 @@ impl<'a, 't, 's, 'n> Transplant<'a, 't, 's, 'n> {
         Ok(text)
     }
 
-    fn indent_map(&self) -> IndentMap {
+    /// Whether `new_content` is indented as the file is rather than as the
+    /// search: among lines it keeps whose indentation differs between the
+    /// search and the file, which one it follows more often.
+    fn new_in_file_frame(&self, al: &Alignment) -> Option<bool> {
+        let (mut file, mut search) = (0, 0);
+        for (k, old) in al.olds.iter().enumerate() {
+            let (Old::Search(i), Some(j)) = (old, al.partner_of_old[k]) else {
+                continue;
+            };
+            let (Target::Line(f), s, n) = (&self.targets[*i], &self.search.all[*i], &self.new.all[al.news[j]]) else {
+                continue;
+            };
+            let d = &self.file.all[*f];
+            if !n.same_as(s) || s.indent == d.indent {
+                continue;
+            }
+            if n.indent == d.indent {
+                file += 1;
+            } else if n.indent == s.indent {
+                search += 1;
+            }
+        }
+        match file.cmp(&search) {
+            std::cmp::Ordering::Greater => Some(true),
+            std::cmp::Ordering::Less => Some(false),
+            std::cmp::Ordering::Equal => None,
+        }
+    }
+
+    /// The indentation steps of the caller's text (search and new content)
+    /// and of the file around the block.
+    fn units(&self) -> Option<(usize, usize)> {
+        const AROUND: usize = 100;
+        let widths = |lines: &mut dyn Iterator<Item = &Line<'_>>| -> Vec<usize> {
+            lines.filter(|l| !l.is_blank()).map(|l| l.width).collect()
+        };
+        let caller = widths(&mut self.search.all.iter().chain(self.new.all.iter()));
+        let lo = self.region.0.saturating_sub(AROUND);
+        let hi = (self.region.1 + AROUND).min(self.file.len() - 1);
+        let file = widths(&mut self.file.all[lo..=hi].iter());
+        let (c, f) = (step(caller.iter().copied()), step(file.iter().copied()));
+        (c > 0 && f > 0).then_some((c, f))
+    }
+
+    fn indent_map(&self, al: &Alignment) -> IndentMap {
         let pairs: Vec<(&str, &str)> = self
             .targets
             .iter()
@@ -155,7 +199,15 @@ impl<'a, 't, 's, 'n> Transplant<'a, 't, 's, 'n> {
             .filter(|l| !l.is_blank() && !self.markers.is_marker(l))
             .map(|l| l.indent)
             .collect();
-        IndentMap::new(&pairs, &block, &new_indents)
+        IndentMap::with_frame(
+            &pairs,
+            &block,
+            &new_indents,
+            Hints {
+                file_frame: self.new_in_file_frame(al),
+                units: self.units(),
+            },
+        )
     }
 
     /// Refuses a change that meets something other than what the caller saw.
@@ -171,7 +223,7 @@ impl<'a, 't, 's, 'n> Transplant<'a, 't, 's, 'n> {
                 let partner = al.partner_of_old[k].map(|j| &self.new.all[al.news[j]]);
                 match &al.olds[k] {
                     Old::Search(i) => self.check_search_line(al, k, *i, partner, replaced)?,
-                    Old::Hidden { .. } => {}
+                    Old::Hidden { .. } | Old::Unseen(_) => {}
                     Old::Marker(i) => {
                         if partner.is_none()
                             && let Target::Middle(hidden) = &self.targets[*i]
@@ -284,9 +336,11 @@ impl<'a, 't, 's, 'n> Transplant<'a, 't, 's, 'n> {
     /// Refuses to change a run of lines that has a non-blank disk line the
     /// search did not have (added since the caller read the file) among them.
     fn check_foreign(&self, al: &Alignment, old: Range<usize>) -> Result<(), Blocked> {
-        let spans: Vec<Range<usize>> = al.olds[old.clone()]
-            .iter()
-            .filter_map(|o| self.span_of(o))
+        let seen = |k: &usize| !matches!(al.olds[*k], Old::Unseen(_));
+        let spans: Vec<Range<usize>> = old
+            .clone()
+            .filter(seen)
+            .filter_map(|k| self.span_of(&al.olds[k]))
             .collect();
         let (Some(lo), Some(hi)) = (
             spans.iter().map(|s| s.start).min(),
@@ -294,13 +348,26 @@ impl<'a, 't, 's, 'n> Transplant<'a, 't, 's, 'n> {
         ) else {
             return Ok(());
         };
-        let known = |f: usize| spans.iter().any(|s| s.contains(&f));
+        // An unseen line new_content has is known to the caller.
+        let kept: Vec<usize> = old
+            .clone()
+            .filter_map(|k| match al.olds[k] {
+                Old::Unseen(line) if al.partner_of_old[k].is_some() => Some(line),
+                _ => None,
+            })
+            .collect();
+        let known = |f: usize| spans.iter().any(|s| s.contains(&f)) || kept.contains(&f);
         match (lo..hi).find(|&f| !self.file.all[f].is_blank() && !known(f)) {
             Some(f) => Err(Blocked::Conflict {
-                search_line: match &al.olds[old.start] {
-                    Old::Search(i) | Old::Marker(i) => *i,
-                    Old::Hidden { by, .. } => *by,
-                },
+                search_line: al.olds[..=old.start]
+                    .iter()
+                    .rev()
+                    .find_map(|o| match o {
+                        Old::Search(i) | Old::Marker(i) => Some(*i),
+                        Old::Hidden { by, .. } => Some(*by),
+                        Old::Unseen(_) => None,
+                    })
+                    .unwrap_or(0),
                 file_line: f,
                 reason: ConflictReason::ExtraLine,
             }),
@@ -336,6 +403,14 @@ impl<'a, 't, 's, 'n> Transplant<'a, 't, 's, 'n> {
                 (Some(s), Some(s.indent))
             }
             Old::Hidden { .. } => (None, None),
+            Old::Unseen(_) => {
+                let d = &self.file.all[span.start];
+                out.push(Out {
+                    text: Cow::Borrowed(d.raw),
+                    eol: Some(d.eol),
+                });
+                return Ok(());
+            }
         };
         let d: &'a Line<'t> = &self.file.all[span.start];
         let paired = paired.map(|si| (si, d.indent));

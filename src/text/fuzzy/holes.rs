@@ -8,7 +8,7 @@ use std::collections::HashSet;
 use std::ops::Range;
 
 use super::align::Target;
-use super::anchors::Alignment;
+use super::anchors::{Alignment, Old};
 use super::apply::{Blocked, Out, Transplant};
 use super::gaps::{GapCounts, side_of_insertion, split_ends};
 use super::indent::IndentMap;
@@ -42,6 +42,9 @@ impl<'a> Transplant<'a, '_, '_, '_> {
         let mut gone: HashSet<usize> = HashSet::new();
         let (mut first_gone, mut last_gone) = (None, None);
         for k in olds.clone() {
+            if matches!(al.olds[k], Old::Unseen(_)) {
+                continue;
+            }
             if let Some(span) = self.span_of(&al.olds[k]) {
                 gone.extend(span);
                 first_gone.get_or_insert(k);

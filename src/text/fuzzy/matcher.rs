@@ -395,9 +395,9 @@ impl<'r, 't> Matcher<'r, 't> {
             Decision::Apply(chosen) => {
                 for &c in &chosen {
                     if let Some(refusal) = self
-                        .cut_short(&founds[c])
-                        .or_else(|| self.elsewhere(&founds[c]))
+                        .elsewhere(&founds[c])
                         .or_else(|| self.not_a_typo(&founds[c]))
+                        .or_else(|| self.cut_short(&founds[c]))
                     {
                         return Settled::Refused(refusal);
                     }

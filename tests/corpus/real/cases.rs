@@ -27,6 +27,8 @@ pub enum Kind {
     BlankMissingNewHasIt,
     BlankAdded,
     BlankAddedNewLacksIt,
+    LineMissing,
+    LineMissingNewHasIt,
     ShortBlock,
     StaleAgrees,
     StaleKept,
@@ -43,7 +45,7 @@ pub enum Kind {
 
 impl Kind {
     /// Every kind, in report order.
-    pub const ALL: [Kind; 25] = [
+    pub const ALL: [Kind; 27] = [
         Kind::Exact,
         Kind::TrailingWhitespace,
         Kind::LeadingWhitespace,
@@ -57,6 +59,8 @@ impl Kind {
         Kind::BlankMissingNewHasIt,
         Kind::BlankAdded,
         Kind::BlankAddedNewLacksIt,
+        Kind::LineMissing,
+        Kind::LineMissingNewHasIt,
         Kind::ShortBlock,
         Kind::StaleAgrees,
         Kind::StaleKept,
@@ -99,6 +103,8 @@ impl Kind {
             Kind::BlankMissingNewHasIt => "blank_missing_new_has",
             Kind::BlankAdded => "blank_extra",
             Kind::BlankAddedNewLacksIt => "blank_extra_new_lacks",
+            Kind::LineMissing => "line_missing",
+            Kind::LineMissingNewHasIt => "line_missing_new_has",
             Kind::ShortBlock => "short_block",
             Kind::StaleAgrees => "stale_new_agrees",
             Kind::StaleKept => "stale_kept",
@@ -227,6 +233,7 @@ fn vlines(doc: &Doc, a: usize, b: usize) -> Vec<VLine> {
         .map(|i| VLine {
             id: Some(i),
             text: doc.lines[i].clone(),
+            of: Some(i),
         })
         .collect()
 }
@@ -238,10 +245,17 @@ fn item_vlines(doc: &Doc, items: &[Item]) -> Vec<VLine> {
             Item::Kept(i) => VLine {
                 id: Some(*i),
                 text: doc.lines[*i].clone(),
+                of: Some(*i),
             },
-            Item::Rewrite(_, t) | Item::New(t) => VLine {
+            Item::Rewrite(i, t) => VLine {
                 id: None,
                 text: t.clone(),
+                of: Some(*i),
+            },
+            Item::New(t) => VLine {
+                id: None,
+                text: t.clone(),
+                of: None,
             },
         })
         .collect()
@@ -284,6 +298,8 @@ type Made = (String, String, String, Option<String>);
 /// A drift case: a block, an intent avoiding `avoid`, and the views.
 fn finish(doc: &Doc, a: usize, b: usize, drift: &Drift, intent: &Intent) -> Option<Made> {
     let search_lines = vlines(doc, a, b);
+    let mut drift = drift.clone();
+    drift.first_of_search = Some(a);
     let dedent = common_indent(&search_lines);
     let search = drift.view(&search_lines, false, &dedent);
     let new = drift.view(&item_vlines(doc, &intent.items), true, &dedent);
@@ -451,6 +467,16 @@ fn drift_case(kind: Kind, src: &Source, rng: &mut Rng) -> Option<Made> {
                 drift.blank_added.push(at);
                 drift.blank_added_in_new = *part == Kind::BlankAdded;
             }
+            Kind::LineMissing | Kind::LineMissingNewHasIt => {
+                let spots: Vec<usize> = (a + 1..b).filter(|&i| is_content(&doc.lines[i])).collect();
+                if spots.is_empty() {
+                    return None;
+                }
+                let at = *rng.pick(&spots);
+                drift.line_missing.push(at);
+                drift.line_missing_in_new = *part == Kind::LineMissing;
+                avoid.push(at);
+            }
             Kind::ShortBlock => match rng.below(3) {
                 0 => drift.frame = pick_frame(&doc, a, b, rng)?,
                 1 => drift.trailing = vec![a],
@@ -475,6 +501,22 @@ fn drift_case(kind: Kind, src: &Source, rng: &mut Rng) -> Option<Made> {
             _ => return None,
         }
     }
+    // An agent may also write new_content straight from the file it means
+    // to have, without its memory's drift.
+    let explicit_new = matches!(
+        kind,
+        Kind::Exact
+            | Kind::BlankMissing
+            | Kind::BlankMissingNewHasIt
+            | Kind::BlankAdded
+            | Kind::BlankAddedNewLacksIt
+            | Kind::LineMissing
+            | Kind::LineMissingNewHasIt
+            | Kind::StaleAgrees
+            | Kind::StaleKept
+            | Kind::StaleConflict
+    );
+    drift.new_clean = !explicit_new && rng.chance(30);
     let intent = if kind == Kind::StaleConflict {
         let (at, old) = drift.stale[0].clone();
         let changed = intent::modify(&old, lang, rng)?;
@@ -643,6 +685,7 @@ fn elision_case(kind: Kind, src: &Source, rng: &mut Rng) -> Option<Made> {
         search.push(VLine {
             id: None,
             text: marker.clone(),
+            of: None,
         });
     }
     search.extend(vlines(&doc, tail.start, tail.end - 1));
@@ -656,6 +699,7 @@ fn elision_case(kind: Kind, src: &Source, rng: &mut Rng) -> Option<Made> {
                 new.push(VLine {
                     id: None,
                     text: marker.clone(),
+                    of: None,
                 });
                 marker_written = true;
             }

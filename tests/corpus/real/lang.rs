@@ -59,10 +59,19 @@ impl Lang {
     /// An elision marker line as an agent writes one.
     pub fn markers(self) -> &'static [&'static str] {
         match self {
-            Lang::Python => &["...", "# ...", "# ... existing code ..."],
-            Lang::Rust | Lang::C | Lang::JavaScript => {
-                &["// ...", "// ... existing code ...", "..."]
-            }
+            Lang::Python => &[
+                "...",
+                "# ...",
+                "# ... existing code ...",
+                "# rest of the body unchanged ...",
+            ],
+            Lang::Rust | Lang::C | Lang::JavaScript => &[
+                "// ...",
+                "// ... existing code ...",
+                "...",
+                "/* ... */",
+                "// ... rest of the code",
+            ],
             Lang::Markdown => &["...", "<!-- ... -->"],
         }
     }

@@ -62,6 +62,15 @@ pub struct Drift {
     pub blank_added: Vec<usize>,
     /// Whether `new_content` has those extra blank lines too.
     pub blank_added_in_new: bool,
+    /// Lines of the file missing from the view (forgotten).
+    pub line_missing: Vec<usize>,
+    /// Whether `new_content` lacks them too.
+    pub line_missing_in_new: bool,
+    /// `new_content` is the intended block exactly as the file would have
+    /// it: none of the view's drift (only a stale line shows as set).
+    pub new_clean: bool,
+    /// The file line the search starts with.
+    pub first_of_search: Option<usize>,
     /// Whether the search ends with a line break.
     pub final_newline: bool,
 }
@@ -71,16 +80,28 @@ pub struct Drift {
 pub struct VLine {
     pub id: Option<usize>,
     pub text: String,
+    /// The file line it shows or rewrites.
+    pub of: Option<usize>,
 }
 
 impl Drift {
     /// The view of `lines`; `new` tells `new_content` from the search, and
     /// `dedent` is the indentation the search's lines share.
     pub fn view(&self, lines: &[VLine], new: bool, dedent: &str) -> String {
+        let clean = new && self.new_clean;
+        let first = lines.first().and_then(|l| l.of);
         let mut out: Vec<String> = Vec::new();
+        let mut of: Vec<Option<usize>> = Vec::new();
         for line in lines {
             if line.id.is_some_and(|id| self.blank_missing.contains(&id))
                 && (!new || self.blank_missing_in_new)
+                && !clean
+            {
+                continue;
+            }
+            if line.id.is_some_and(|id| self.line_missing.contains(&id))
+                && (!new || self.line_missing_in_new)
+                && !clean
             {
                 continue;
             }
@@ -90,6 +111,11 @@ impl Drift {
                     if *s == id && (!new || self.stale_in_new == Some(StaleInNew::Memory)) {
                         t = old.clone();
                     }
+                }
+                if clean {
+                    out.push(t);
+                    of.push(line.of);
+                    continue;
                 }
                 if !new || self.typos_in_new {
                     for &(k, seed) in &self.typos {
@@ -109,22 +135,29 @@ impl Drift {
                 }
             }
             out.push(t);
+            of.push(line.of);
             if line.id.is_some_and(|id| self.blank_added.contains(&id))
                 && (!new || self.blank_added_in_new)
+                && !clean
             {
                 out.push(String::new());
+                of.push(None);
             }
         }
-        let frame = if new && self.new_in_file_frame {
+        let frame = if new && (self.new_in_file_frame || self.new_clean) {
             Frame::Same
         } else {
             self.frame
         };
-        for (k, t) in out.iter_mut().enumerate() {
-            *t = reframe(t, frame, k == 0, dedent);
+        // A selection that began after the first line's indentation: that
+        // line (or its rewrite) is written without it.
+        let first = if new { self.first_of_search } else { first };
+        for (t, of) in out.iter_mut().zip(&of) {
+            *t = reframe(t, frame, of.is_some() && *of == first, dedent);
         }
         let mut text = out.join("\n");
-        if self.final_newline {
+        // A last blank line needs its line break to be a line at all.
+        if self.final_newline || out.last().is_some_and(|l| l.is_empty()) {
             text.push('\n');
         }
         text
