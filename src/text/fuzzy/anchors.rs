@@ -38,6 +38,8 @@ pub(crate) enum Old {
         line: usize,
         by: usize,
         stretch: Range<usize>,
+        /// Whether a marker stood for it (else the search skipped it).
+        marker: bool,
     },
     /// The marker on search line `i`, kept by `new_content`.
     Marker(usize),
@@ -166,7 +168,7 @@ impl Transplant<'_, '_, '_, '_> {
     /// line `by`.
     fn open_up(
         &self,
-        by: usize,
+        (by, marker): (usize, bool),
         stretch: &Range<usize>,
         olds: &mut Vec<Old>,
         gaps: &mut Vec<Vec<usize>>,
@@ -177,6 +179,7 @@ impl Transplant<'_, '_, '_, '_> {
                     line,
                     by,
                     stretch: stretch.clone(),
+                    marker,
                 });
                 gaps.push(Vec::new());
             }
@@ -205,7 +208,7 @@ impl Transplant<'_, '_, '_, '_> {
             }
             if self.is_elision(i) && !kept[i] {
                 if let Target::Middle(stretch) = &self.targets[i] {
-                    self.open_up(i, &stretch.clone(), &mut olds, &mut old_gaps);
+                    self.open_up((i, true), &stretch.clone(), &mut olds, &mut old_gaps);
                 }
                 continue;
             }
@@ -218,7 +221,7 @@ impl Transplant<'_, '_, '_, '_> {
             if let Some((after, stretch)) = &self.skipped
                 && *after == i
             {
-                self.open_up(i, stretch, &mut olds, &mut old_gaps);
+                self.open_up((i, false), stretch, &mut olds, &mut old_gaps);
             }
         }
 
@@ -239,11 +242,19 @@ impl Transplant<'_, '_, '_, '_> {
         let a: Vec<&Line<'_>> = olds.iter().map(|old| self.old_line(old)).collect();
         let b: Vec<&Line<'_>> = news.iter().map(|&j| &self.new.all[j]).collect();
         let (ops, mut partner_of_old) = pair_keys(&o, &n, &a, &b);
-        // An unseen line pairs only with a line that reads like it.
+        // A file line the search did not show pairs only with a line that
+        // reads like it (unseen) or that rewrites it (hidden), never merely
+        // by position.
         for (k, old) in olds.iter().enumerate() {
-            if matches!(old, Old::Unseen(_))
-                && partner_of_old[k].is_some_and(|j| !b[j].same_as(a[k]))
-            {
+            let Some(j) = partner_of_old[k] else {
+                continue;
+            };
+            let keep = match old {
+                Old::Unseen(_) => b[j].same_as(a[k]),
+                Old::Hidden { .. } => b[j].same_as(a[k]) || line_similarity(b[j], a[k]) >= REWRITE,
+                _ => true,
+            };
+            if !keep {
                 partner_of_old[k] = None;
             }
         }
@@ -262,6 +273,17 @@ impl Transplant<'_, '_, '_, '_> {
             partner_of_old,
             partner_of_new,
         }
+    }
+}
+
+impl Alignment {
+    /// Whether `new_content` writes none of the lines the search skipped
+    /// (without a marker) after search line `by`.
+    pub(crate) fn skipped_unwritten(&self, by: usize) -> bool {
+        self.olds.iter().enumerate().all(|(k, old)| {
+            !matches!(old, Old::Hidden { by: b, marker: false, .. } if *b == by)
+                || self.partner_of_old[k].is_none()
+        })
     }
 }
 

@@ -35,6 +35,10 @@ use super::outcome::ConflictReason;
 use super::score::{line_similarity, within_typos};
 use crate::text::lines::Eol;
 
+/// At most this many lines a search skipped without a marker stay when
+/// `new_content` leaves them out too.
+const MAX_FORGOTTEN: usize = 3;
+
 /// Why a matched block cannot take the caller's change.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Blocked {
@@ -140,7 +144,11 @@ impl<'a, 't, 's, 'n> Transplant<'a, 't, 's, 'n> {
             let (Old::Search(i), Some(j)) = (old, al.partner_of_old[k]) else {
                 continue;
             };
-            let (Target::Line(f), s, n) = (&self.targets[*i], &self.search.all[*i], &self.new.all[al.news[j]]) else {
+            let (Target::Line(f), s, n) = (
+                &self.targets[*i],
+                &self.search.all[*i],
+                &self.new.all[al.news[j]],
+            ) else {
                 continue;
             };
             let d = &self.file.all[*f];
@@ -245,10 +253,18 @@ impl<'a, 't, 's, 'n> Transplant<'a, 't, 's, 'n> {
     /// Lines an elision stood for and `new_content` does not keep it: they
     /// must turn up in `new_content` (as they are or rewritten), all but a
     /// few the caller removes on purpose; otherwise they were never seen.
+    /// A few lines the search skipped without a marker may also be left out
+    /// of `new_content` altogether: the caller forgot them, and they stay.
     fn check_hidden(&self, al: &Alignment) -> Result<(), Blocked> {
-        let mut stretches: Vec<(usize, Range<usize>, usize, usize)> = Vec::new();
+        let mut stretches: Vec<(usize, Range<usize>, bool, usize, usize)> = Vec::new();
         for (k, old) in al.olds.iter().enumerate() {
-            let Old::Hidden { line, by, stretch } = old else {
+            let Old::Hidden {
+                line,
+                by,
+                stretch,
+                marker,
+            } = old
+            else {
                 continue;
             };
             let disk = &self.file.all[*line];
@@ -256,15 +272,20 @@ impl<'a, 't, 's, 'n> Transplant<'a, 't, 's, 'n> {
                 let n = &self.new.all[al.news[j]];
                 n.same_as(disk) || line_similarity(n, disk) >= REWRITE
             });
-            match stretches.iter_mut().find(|s| s.0 == *by) {
+            match stretches.iter_mut().find(|s| s.0 == *by && s.2 == *marker) {
                 Some(s) => {
-                    s.2 += 1;
-                    s.3 += usize::from(written);
+                    s.3 += 1;
+                    s.4 += usize::from(written);
                 }
-                None => stretches.push((*by, stretch.clone(), 1, usize::from(written))),
+                None => stretches.push((*by, stretch.clone(), *marker, 1, usize::from(written))),
             }
         }
-        match stretches.into_iter().find(|s| s.3 * 4 < s.2 * 3) {
+        let dropped =
+            |&(_, _, marker, total, written): &(usize, Range<usize>, bool, usize, usize)| {
+                let forgotten = !marker && written == 0 && total <= MAX_FORGOTTEN;
+                written * 4 < total * 3 && !forgotten
+            };
+        match stretches.into_iter().find(dropped) {
             Some((search_line, hidden, ..)) => Err(Blocked::Hidden {
                 search_line,
                 hidden,

@@ -41,9 +41,22 @@ impl<'a> Transplant<'a, '_, '_, '_> {
         // Disk lines the removed search lines stand for.
         let mut gone: HashSet<usize> = HashSet::new();
         let (mut first_gone, mut last_gone) = (None, None);
+        let mut forgotten = None;
         for k in olds.clone() {
-            if matches!(al.olds[k], Old::Unseen(_)) {
-                continue;
+            match &al.olds[k] {
+                Old::Unseen(_) => continue,
+                // Skipped lines new_content leaves out altogether stay (see
+                // `check`).
+                Old::Hidden {
+                    marker: false,
+                    by,
+                    stretch,
+                    ..
+                } if al.skipped_unwritten(*by) => {
+                    forgotten = Some((*by, stretch.clone()));
+                    continue;
+                }
+                _ => {}
             }
             if let Some(span) = self.span_of(&al.olds[k]) {
                 gone.extend(span);
@@ -94,6 +107,15 @@ impl<'a> Transplant<'a, '_, '_, '_> {
         }
         let blank = |f: usize| self.file.all[f].is_blank();
 
+        if let Some((search_line, hidden)) = forgotten
+            && (!gone.is_empty() || !lines.is_empty())
+        {
+            // Where changes go among lines the caller forgot is unknown.
+            return Err(Blocked::Hidden {
+                search_line,
+                hidden,
+            });
+        }
         if gone.is_empty() && lines.is_empty() {
             let counts = GapCounts {
                 seen: disk.clone().filter(|f| seen.contains(f)).count(),

@@ -110,9 +110,8 @@ impl IndentMap {
         let search_min = min_width(&mut pairs.iter().map(|(s, _)| *s));
         let disk_min = min_width(&mut block.iter().copied());
         let new_min = min_width(&mut new.iter().copied());
-        let in_disk_frame = file_frame.unwrap_or_else(|| {
-            new_min.is_some() && new_min == disk_min && search_min != disk_min
-        });
+        let in_disk_frame = file_frame
+            .unwrap_or_else(|| new_min.is_some() && new_min == disk_min && search_min != disk_min);
         if in_disk_frame {
             // The search was indented differently from the file, but the new
             // content was written at the file's own indentation (copied from a
@@ -279,7 +278,12 @@ mod tests {
             file_frame: None,
             units: Some((2, 4)),
         };
-        let map = IndentMap::with_frame(&[("    ", "        ")], &["        "], &["    ", "      "], hints);
+        let map = IndentMap::with_frame(
+            &[("    ", "        ")],
+            &["        "],
+            &["    ", "      "],
+            hints,
+        );
         assert_eq!(map.map("      ", None), " ".repeat(12));
         // A replaced line the caller wrote as the file has it keeps that.
         let map = IndentMap::new(&[("  ", "    ")], &["    "], &[]);
