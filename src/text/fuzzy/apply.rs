@@ -357,7 +357,15 @@ impl<'a, 't, 's, 'n> Transplant<'a, 't, 's, 'n> {
     /// Refuses to change a run of lines that has a non-blank disk line the
     /// search did not have (added since the caller read the file) among them.
     fn check_foreign(&self, al: &Alignment, old: Range<usize>) -> Result<(), Blocked> {
-        let seen = |k: &usize| !matches!(al.olds[*k], Old::Unseen(_));
+        // Lines the search never showed (unseen ones, skipped ones that
+        // new_content leaves out) are what this check looks for.
+        let seen = |k: &usize| match &al.olds[*k] {
+            Old::Unseen(_) => false,
+            Old::Hidden {
+                marker: false, by, ..
+            } => !al.skipped_unwritten(*by),
+            _ => true,
+        };
         let spans: Vec<Range<usize>> = old
             .clone()
             .filter(seen)
