@@ -44,9 +44,11 @@ pub(crate) fn pair_around(
     // Lines just outside the window may pair only where they read exactly
     // like a search line that would otherwise pair with a lookalike inside
     // (a line the search left out shortened the window).
-    // One line on each side, and only while the window keeps the place it
-    // found: every exact pair it had, and at least one pair at all.
-    let wide = window.start.saturating_sub(1).max(limit.start)..(window.end + 1).min(limit.end);
+    // Only while the window keeps the place it found: every exact pair it
+    // had, and at least one pair at all.
+    let slack = super::candidates::SLACK;
+    let wide =
+        window.start.saturating_sub(slack).max(limit.start)..(window.end + slack).min(limit.end);
     let narrow = pair_lines(search, file, window.clone(), window.clone());
     let widened = pair_lines(search, file, wide, window);
     let keeps = |pair: &(usize, usize)| widened.contains(pair);

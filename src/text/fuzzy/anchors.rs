@@ -48,6 +48,13 @@ pub(crate) enum Old {
     Unseen(usize),
 }
 
+/// Gaps of search blank lines that file lines the search did not show split,
+/// and the search blank lines they held.
+struct BlankGroup {
+    gaps: Range<usize>,
+    blanks: Vec<usize>,
+}
+
 /// Diff key of a line: elision markers compare equal to each other.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 enum Key<'a> {
@@ -73,6 +80,20 @@ pub(crate) struct Alignment {
     pub partner_of_old: Vec<Option<usize>>,
     /// For each new line, the old line it is paired with.
     pub partner_of_new: Vec<Option<usize>>,
+    /// Search blank lines placed anew (see `place_blanks`): the disk blank
+    /// line each stands for, or `None` for none.
+    pub blank_at: Vec<(usize, Option<usize>)>,
+}
+
+impl Alignment {
+    /// The disk line search blank line `i` stands for, where it was placed
+    /// anew; `None` to follow its target.
+    pub(crate) fn placed_blank(&self, i: usize) -> Option<Option<usize>> {
+        self.blank_at
+            .iter()
+            .find(|(b, _)| *b == i)
+            .map(|(_, at)| *at)
+    }
 }
 
 impl Transplant<'_, '_, '_, '_> {
@@ -124,11 +145,25 @@ impl Transplant<'_, '_, '_, '_> {
     /// Puts the unseen lines `lines` among `olds` by their place on disk,
     /// splitting the search blank lines around each by their place too.
     fn adopt(&self, lines: Vec<usize>, olds: &mut Vec<Old>, gaps: &mut Vec<Vec<usize>>) {
+        let in_new = |l: &Line<'_>| self.new.all.iter().position(|n| n.same_as(l));
         for line in lines {
-            let at = olds
+            let after = olds
                 .iter()
                 .position(|o| self.span_of(o).is_some_and(|r| r.start > line))
                 .unwrap_or(olds.len());
+            // Among search lines that matched nothing on disk just before
+            // that place, new_content's order decides.
+            let first = olds[..after]
+                .iter()
+                .rposition(|o| self.span_of(o).is_some())
+                .map_or(0, |p| p + 1);
+            let here = in_new(&self.file.all[line]);
+            let at = (first..after)
+                .find(|&k| match (here, in_new(self.old_line(&olds[k]))) {
+                    (Some(u), Some(t)) => u < t,
+                    _ => false,
+                })
+                .unwrap_or(after);
             let (before, after): (Vec<usize>, Vec<usize>) = gaps[at]
                 .iter()
                 .partition(|&&i| !matches!(self.targets[i], Target::Line(f) if f > line));
@@ -186,6 +221,109 @@ impl Transplant<'_, '_, '_, '_> {
         }
     }
 
+    /// Search blank lines around file lines the search did not show (opened
+    /// up or unseen) no longer say on which side of them they stood: they
+    /// are taken out of their gaps, to be placed again by
+    /// [`Transplant::place_blanks`] once `new_content` is paired.
+    fn regroup_blanks(&self, olds: &[Old], gaps: &mut [Vec<usize>]) -> Vec<BlankGroup> {
+        let shown = |o: &Old| matches!(o, Old::Search(_) | Old::Marker(_));
+        let mut groups = Vec::new();
+        let mut k = 0;
+        while k < olds.len() {
+            if shown(&olds[k]) {
+                k += 1;
+                continue;
+            }
+            let start = k;
+            while k < olds.len() && !shown(&olds[k]) {
+                k += 1;
+            }
+            let range = start..k + 1;
+            let blanks: Vec<usize> = range
+                .clone()
+                .flat_map(|g| std::mem::take(&mut gaps[g]))
+                .collect();
+            groups.push(BlankGroup {
+                gaps: range,
+                blanks,
+            });
+        }
+        groups
+    }
+
+    /// Places the search blank lines of `group` among its gaps after what
+    /// `new_content` has there: first as the disk blank lines of gaps where
+    /// `new_content` has blank lines too, then as imagined ones where it has
+    /// more than the disk, then as the disk blank lines left (which the
+    /// caller drops). Records in `blank_at` which disk line each stands for.
+    fn place_blanks(
+        &self,
+        group: BlankGroup,
+        olds: &[Old],
+        gaps: &mut [Vec<usize>],
+        partner: &[Option<usize>],
+        new_gaps: &[Vec<usize>],
+        blank_at: &mut Vec<(usize, Option<usize>)>,
+    ) {
+        let count = group.gaps.len();
+        let mut disk: Vec<Vec<usize>> = Vec::with_capacity(count);
+        let mut new: Vec<usize> = Vec::with_capacity(count);
+        for g in group.gaps.clone() {
+            let lo = g
+                .checked_sub(1)
+                .and_then(|k| self.span_of(&olds[k]))
+                .map_or(self.region.0, |r| r.end);
+            let hi = olds
+                .get(g)
+                .and_then(|o| self.span_of(o))
+                .map_or(self.region.1 + 1, |r| r.start);
+            disk.push(
+                (lo..hi.max(lo))
+                    .filter(|&f| self.file.all[f].is_blank())
+                    .collect(),
+            );
+            let between = match (
+                g.checked_sub(1).and_then(|k| partner[k]),
+                partner.get(g).copied().flatten(),
+            ) {
+                (Some(p1), Some(p2)) if p2 > p1 => new_gaps[p1 + 1..=p2].iter().map(Vec::len).sum(),
+                _ => 0,
+            };
+            new.push(between);
+        }
+        let mut taken = vec![0usize; count];
+        let mut blanks = group.blanks.into_iter();
+        let mut put = |g: usize, at: Option<usize>, i: usize, gaps: &mut [Vec<usize>]| {
+            gaps[group.gaps.start + g].push(i);
+            blank_at.push((i, at));
+        };
+        'seen: for g in 0..count {
+            while taken[g] < new[g].min(disk[g].len()) {
+                let Some(i) = blanks.next() else { break 'seen };
+                put(g, Some(disk[g][taken[g]]), i, gaps);
+                taken[g] += 1;
+            }
+        }
+        let mut imagined = vec![0usize; count];
+        for g in 0..count {
+            while taken[g] + imagined[g] < new[g] {
+                let Some(i) = blanks.next() else { break };
+                put(g, None, i, gaps);
+                imagined[g] += 1;
+            }
+        }
+        for g in 0..count {
+            while taken[g] < disk[g].len() {
+                let Some(i) = blanks.next() else { break };
+                put(g, Some(disk[g][taken[g]]), i, gaps);
+                taken[g] += 1;
+            }
+        }
+        for i in blanks {
+            put(0, None, i, gaps);
+        }
+    }
+
     /// Pairs the lines of the search with those of `new_content`.
     pub(crate) fn align(&self) -> Alignment {
         let mut news = Vec::new();
@@ -227,9 +365,7 @@ impl Transplant<'_, '_, '_, '_> {
 
         let unseen = self.unseen_in_new(&olds);
         self.adopt(unseen, &mut olds, &mut old_gaps);
-
-        let unseen = self.unseen_in_new(&olds);
-        self.adopt(unseen, &mut olds, &mut old_gaps);
+        let groups = self.regroup_blanks(&olds, &mut old_gaps);
 
         let o: Vec<Key<'_>> = olds
             .iter()
@@ -264,7 +400,19 @@ impl Transplant<'_, '_, '_, '_> {
                 partner_of_new[*j] = Some(k);
             }
         }
+        let mut blank_at = Vec::new();
+        for group in groups {
+            self.place_blanks(
+                group,
+                &olds,
+                &mut old_gaps,
+                &partner_of_old,
+                &new_gaps,
+                &mut blank_at,
+            );
+        }
         Alignment {
+            blank_at,
             olds,
             old_gaps,
             news,

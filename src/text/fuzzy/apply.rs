@@ -280,9 +280,12 @@ impl<'a, 't, 's, 'n> Transplant<'a, 't, 's, 'n> {
                 None => stretches.push((*by, stretch.clone(), *marker, 1, usize::from(written))),
             }
         }
+        // Forgotten lines are a few, among many the search does have.
+        let shown = self.search.nonblank.len();
         let dropped =
             |&(_, _, marker, total, written): &(usize, Range<usize>, bool, usize, usize)| {
-                let forgotten = !marker && written == 0 && total <= MAX_FORGOTTEN;
+                let forgotten =
+                    !marker && written == 0 && total <= MAX_FORGOTTEN && total * 3 <= shown;
                 written * 4 < total * 3 && !forgotten
             };
         match stretches.into_iter().find(dropped) {

@@ -97,8 +97,15 @@ impl<'a> Transplant<'a, '_, '_, '_> {
                 _ => Place::Lead,
             };
             for &i in &al.old_gaps[g] {
-                match self.targets[i] {
-                    Target::Line(f) if disk.contains(&f) => {
+                let at = match al.placed_blank(i) {
+                    Some(at) => at,
+                    None => match self.targets[i] {
+                        Target::Line(f) => Some(f),
+                        _ => None,
+                    },
+                };
+                match at {
+                    Some(f) if disk.contains(&f) => {
                         seen.insert(f);
                     }
                     _ => imagined.push(place),

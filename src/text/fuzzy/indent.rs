@@ -160,9 +160,11 @@ impl IndentMap {
                 (d / g, s / g)
             }
             // Too few matched lines to see a step on both sides: the usual
-            // steps of the caller's text and of the file around the block.
+            // steps of the caller's text and of the file around the block,
+            // when the caller's is the narrower (a view that halves the
+            // file's indentation; a wider step is more likely an outdent).
             (_, _, Some((caller, file)))
-                if [2, 3, 4, 8].contains(&caller) && [2, 4, 8].contains(&file) =>
+                if [2, 4].contains(&caller) && [4, 8].contains(&file) && caller < file =>
             {
                 let g = gcd(caller, file);
                 (file / g, caller / g)

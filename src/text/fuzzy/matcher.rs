@@ -944,6 +944,69 @@ impl<'r, 't> Matcher<'r, 't> {
         })
     }
 
+    /// `region` grown over the blank lines around it where the search's or
+    /// `new_content`'s ends may stand for them: when the search's first
+    /// (last) line matched nothing on disk, or `new_content` begins (ends)
+    /// with more blank lines than the search. Those blank lines are then
+    /// reconciled like any other (see `gaps`), instead of being added to.
+    fn with_blank_ends(&self, targets: &[Target], region: (usize, usize)) -> (usize, usize) {
+        let blank = |l: &Line<'_>| l.is_blank();
+        let leading = |lines: &Lines<'_>| lines.all.iter().take_while(|l| blank(l)).count();
+        let trailing = |lines: &Lines<'_>| lines.all.iter().rev().take_while(|l| blank(l)).count();
+        let soft = |i: Option<&usize>| i.is_some_and(|&i| targets[i] == Target::Absent);
+        let (mut a, mut b) = self.with_unseen_ends(region);
+        if soft(self.search.nonblank.first()) || leading(&self.new) > leading(&self.search) {
+            while a > 0 && self.file.all[a - 1].is_blank() {
+                a -= 1;
+            }
+        }
+        if soft(self.search.nonblank.last()) || trailing(&self.new) > trailing(&self.search) {
+            while b + 1 < self.file.len() && self.file.all[b + 1].is_blank() {
+                b += 1;
+            }
+        }
+        (a, b)
+    }
+
+    /// `region` grown over the few file lines just before or after it that
+    /// the search lacks and `new_content` has as they are (the caller forgot
+    /// them in the search): they are kept as they are, not added again.
+    fn with_unseen_ends(&self, region: (usize, usize)) -> (usize, usize) {
+        const MAX: usize = 3;
+        let known = |f: usize| {
+            let line = &self.file.all[f];
+            !line.is_blank()
+                && self.new.all.iter().any(|n| n.same_as(line))
+                && !self.search.all.iter().any(|s| s.same_as(line))
+        };
+        let (mut a, mut b) = region;
+        let (mut k, mut found) = (a, 0);
+        while k > 0 && found < MAX {
+            if self.file.all[k - 1].is_blank() {
+                k -= 1;
+            } else if known(k - 1) {
+                k -= 1;
+                a = k;
+                found += 1;
+            } else {
+                break;
+            }
+        }
+        let (mut k, mut found) = (b, 0);
+        while k + 1 < self.file.len() && found < MAX {
+            if self.file.all[k + 1].is_blank() {
+                k += 1;
+            } else if known(k + 1) {
+                k += 1;
+                b = k;
+                found += 1;
+            } else {
+                break;
+            }
+        }
+        (a, b)
+    }
+
     /// The transplant of `shape` onto the file's lines `region`.
     fn transplant<'a>(
         &'a self,
@@ -971,12 +1034,13 @@ impl<'r, 't> Matcher<'r, 't> {
     /// hidden lines `new_content` writes out), if one does; else it is
     /// ambiguous.
     fn render_fit(&self, f: &Found, shape: &Shape) -> Result<((usize, usize), String), Refusal> {
+        let region = self.with_blank_ends(&shape.targets, f.region);
         let first = self
-            .transplant(&shape.targets, f.region, shape)
+            .transplant(&shape.targets, region, shape)
             .render()
             .map_err(|blocked| self.blocked(blocked, f));
         if shape.alternatives.is_empty() {
-            return first.map(|after| (f.region, after));
+            return first.map(|after| (region, after));
         }
         let mut fits: Vec<((usize, usize), String, usize)> = Vec::new();
         let whole = |region: (usize, usize), after: &str| {
@@ -991,20 +1055,21 @@ impl<'r, 't> Matcher<'r, 't> {
             let Some(region) = align::region(targets) else {
                 continue;
             };
+            let region = self.with_blank_ends(targets, region);
             let t = self.transplant(targets, region, shape);
             if let Ok(after) = t.render() {
                 fits.push((region, after, t.explained()));
             }
         }
         let Some(best) = fits.iter().map(|fit| fit.2).max() else {
-            return first.map(|after| (f.region, after));
+            return first.map(|after| (region, after));
         };
         let results: Vec<String> = fits.iter().map(|fit| whole(fit.0, &fit.1)).collect();
         if let Ok(after) = &first
             && fits.len() == 1 + shape.alternatives.len()
             && results.iter().all(|r| *r == results[0])
         {
-            return Ok((f.region, after.clone()));
+            return Ok((region, after.clone()));
         }
         let top: Vec<&((usize, usize), String, usize)> =
             fits.iter().filter(|fit| fit.2 == best).collect();
@@ -1473,11 +1538,14 @@ mod tests {
     #[test]
     fn a_line_that_reads_exactly_as_one_elsewhere_is_no_typo() {
         let file = "## Part 1\n\ntext\n\n## Part 2\n\n- done\n";
+        // Without a marker the search is the head and the tail of lines 1-7
+        // with the middle left out, which new_content does not write.
         let err = apply(file, "## Part 1\n- done", "## Part 1\n- finished").unwrap_err();
-        assert!(matches!(
-            apply(file, "## Part 1\n...\n- done", "## Part 1\n...\n- finished"),
-            Err(Refusal::Elsewhere { .. })
-        ));
+        assert!(
+            matches!(&err, Refusal::LinesLeftOut { left_out, .. } if (left_out.start, left_out.end) == (2, 6)),
+            "{err:?}"
+        );
+        let err = apply(file, "## Part 1\n...\n- done", "## Part 1\n...\n- finished").unwrap_err();
         let Refusal::Elsewhere {
             best,
             search_line,
