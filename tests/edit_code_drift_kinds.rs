@@ -1,0 +1,261 @@
+//! The four kinds of drift that real callers send and that a generated corpus
+//! missed: blank lines the search has and the file lacks (or the reverse),
+//! search blocks with their middle elided (with or without a marker), a
+//! search line that is stale where new_content already agrees with the file,
+//! and the syntax gate's judgement of such edits. Each test checks the exact
+//! bytes written, or that nothing is written.
+
+use mcp_server_text::text::fuzzy::{EditRequest, Refusal, plan_edit};
+use mcp_server_text::text::syntax::{GateOutcome, Language, check_edit};
+
+fn apply(file: &str, search: &str, new: &str) -> Result<String, Refusal> {
+    plan_edit(file, &EditRequest::new(search, new)).map(|plan| plan.apply_to(file))
+}
+
+const SEQUENCE: &str = "class Wrapper:\n    def __init__(self, obj):\n        self._obj = obj\n\n    def __len__(self):\n        return len(self._obj)\n\n    def __getitem__(self, i):\n        return self._obj[i]\n";
+
+#[test]
+fn a_blank_line_only_the_search_has_is_not_taken_from_the_file() {
+    // Two blank lines in the search where the file has one; new_content has
+    // one and renames: "two become one" changes nothing on disk.
+    let got = apply(
+        SEQUENCE,
+        "    def __len__(self):\n        return len(self._obj)\n\n\n    def __getitem__(self, i):\n        return self._obj[i]",
+        "    def __len__(self):\n        return len(self._items)\n\n    def __getitem__(self, i):\n        return self._items[i]",
+    )
+    .unwrap();
+    assert_eq!(
+        got,
+        SEQUENCE
+            .replace("self._obj)", "self._items)")
+            .replace("self._obj[i]", "self._items[i]")
+    );
+}
+
+#[test]
+fn a_blank_line_missing_from_search_and_new_content_stays() {
+    let got = apply(
+        SEQUENCE,
+        "        return len(self._obj)\n    def __getitem__(self, i):",
+        "        return len(self._obj) + 0\n    def __getitem__(self, i):",
+    )
+    .unwrap();
+    assert_eq!(
+        got,
+        SEQUENCE.replace("len(self._obj)", "len(self._obj) + 0")
+    );
+}
+
+#[test]
+fn a_blank_line_only_the_search_has_is_not_added_when_new_content_keeps_it() {
+    let file = "fn a() {\n    one();\n    two();\n}\n";
+    let got = apply(
+        file,
+        "    one();\n\n    two();",
+        "    one();\n\n    three();",
+    )
+    .unwrap();
+    assert_eq!(got, "fn a() {\n    one();\n    three();\n}\n");
+}
+
+#[test]
+fn a_blank_line_the_search_shows_and_new_content_drops_goes() {
+    let got = apply(
+        SEQUENCE,
+        "        return len(self._obj)\n\n    def __getitem__(self, i):",
+        "        return len(self._obj)\n    def __getitem__(self, i):",
+    )
+    .unwrap();
+    assert_eq!(got, SEQUENCE.replace("self._obj)\n\n", "self._obj)\n"));
+}
+
+const FUNCTION: &str = "import os\n\n\ndef load(path):\n    name = os.path.basename(path)\n    with open(path) as f:\n        text = f.read()\n    lines = text.splitlines()\n    count = len(lines)\n    return name, count\n\n\ndef other():\n    pass\n";
+
+#[test]
+fn hidden_lines_that_new_content_writes_out_are_replaced_with_the_block() {
+    let got = apply(
+        FUNCTION,
+        "def load(path):\n    # ... existing code ...\n    return name, count",
+        "def load(path):\n    name = os.path.basename(path)\n    with open(path) as f:\n        text = f.read()\n    lines = text.splitlines()\n    count = len(lines)\n    return name, count, lines",
+    )
+    .unwrap();
+    assert_eq!(
+        got,
+        FUNCTION.replace("return name, count\n", "return name, count, lines\n")
+    );
+}
+
+#[test]
+fn hidden_lines_that_new_content_drops_are_refused() {
+    let err = apply(
+        FUNCTION,
+        "def load(path):\n    ...\n    return name, count",
+        "def load(path):\n    return name, 0",
+    )
+    .unwrap_err();
+    assert!(matches!(err, Refusal::HiddenLinesDropped { .. }), "{err:?}");
+}
+
+#[test]
+fn a_head_and_a_tail_without_marker_are_one_block_when_new_content_writes_the_middle() {
+    let got = apply(
+        FUNCTION,
+        "def load(path):\n    name = os.path.basename(path)\n    count = len(lines)\n    return name, count",
+        "def load(path):\n    name = os.path.basename(path)\n    with open(path) as f:\n        text = f.read()\n    lines = text.splitlines(keepends=True)\n    count = len(lines)\n    return name, count",
+    )
+    .unwrap();
+    assert_eq!(
+        got,
+        FUNCTION.replace("splitlines()", "splitlines(keepends=True)")
+    );
+}
+
+const SETTINGS: &str = "def settings():\n    retries = 3\n    timeout = 30\n    verbose = False\n    return retries, timeout, verbose\n";
+
+#[test]
+fn a_stale_line_new_content_has_as_the_file_does_is_applied() {
+    let got = apply(
+        SETTINGS,
+        "    retries = 3\n    timeout = 10\n    verbose = False",
+        "    retries = 5\n    timeout = 30\n    verbose = False",
+    )
+    .unwrap();
+    assert_eq!(got, SETTINGS.replace("retries = 3", "retries = 5"));
+}
+
+#[test]
+fn a_stale_line_new_content_changes_otherwise_is_a_conflict() {
+    let err = apply(
+        SETTINGS,
+        "    retries = 3\n    timeout = 10\n    verbose = False",
+        "    retries = 5\n    timeout = 20\n    verbose = False",
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Refusal::NotATypo {
+                search_line: 2,
+                file_line: 3,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    let file = SETTINGS.replace("timeout = 30", "timeout = DEFAULT_WAIT");
+    let err = apply(
+        &file,
+        "    retries = 3\n    timeout = DEFAULT_TIMEOUT\n    verbose = False",
+        "    retries = 3\n    timeout = LONG_TIMEOUT\n    verbose = False",
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Refusal::Conflict {
+                search_line: 2,
+                file_line: 3,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+}
+
+#[test]
+fn a_stale_line_new_content_carries_unchanged_keeps_the_file_s_version() {
+    let file = SETTINGS.replace("timeout = 30", "timeout = DEFAULT_WAIT");
+    let got = apply(
+        &file,
+        "    retries = 3\n    timeout = DEFAULT_TIMEOUT\n    verbose = False",
+        "    retries = 5\n    timeout = DEFAULT_TIMEOUT\n    verbose = False",
+    )
+    .unwrap();
+    assert_eq!(got, file.replace("retries = 3", "retries = 5"));
+    // A number is no misremembered name: the caller may mean another block.
+    let err = apply(
+        SETTINGS,
+        "    retries = 3\n    timeout = 10\n    verbose = False",
+        "    retries = 5\n    timeout = 10\n    verbose = False",
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Refusal::NotATypo {
+                search_line: 2,
+                file_line: 3,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+}
+
+fn gate(language: Language, before: &str, after: &str) -> GateOutcome {
+    let first = before
+        .lines()
+        .zip(after.lines())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let last = after.lines().count().saturating_sub(
+        before
+            .lines()
+            .rev()
+            .zip(after.lines().rev())
+            .take_while(|(a, b)| a == b)
+            .count(),
+    );
+    check_edit(
+        language,
+        before,
+        after,
+        Some((first + 1, last.max(first + 1))),
+    )
+}
+
+#[test]
+fn a_python_block_without_its_indented_body_is_refused_where_it_is() {
+    let before = "def add(a, b):\n    return a + b\n";
+    let after = "def add(a, b):\nreturn a + b\n";
+    let GateOutcome::Refuse(regression) = gate(Language::Python, before, after) else {
+        panic!("passed");
+    };
+    let error = &regression.first_new_error;
+    assert_eq!(
+        (error.line, error.message.as_str()),
+        (
+            2,
+            "expected an indented block after function definition on line 1"
+        )
+    );
+    for opener in [
+        "if x:",
+        "for i in y:",
+        "while x:",
+        "with x:",
+        "try:",
+        "class A:",
+        "else:",
+    ] {
+        let before = format!("{opener}\n    pass\n");
+        let after = format!("{opener}\npass\n");
+        let before = if opener == "else:" {
+            format!("if x:\n    pass\n{before}")
+        } else {
+            before
+        };
+        let after = if opener == "else:" {
+            format!("if x:\n    pass\n{after}")
+        } else {
+            after
+        };
+        assert!(
+            matches!(
+                gate(Language::Python, &before, &after),
+                GateOutcome::Refuse(_)
+            ),
+            "{opener}"
+        );
+    }
+}
