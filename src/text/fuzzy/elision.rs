@@ -204,13 +204,14 @@ pub(crate) fn find(file: &Lines<'_>, search: &Lines<'_>, segments: &Segments) ->
 /// One past the last non-blank position where later segments may lie: the
 /// first line after the head indented no deeper than the head's outermost
 /// opening line; in a Markdown section, the next heading of the same or a
-/// higher level; else a fixed reach.
+/// higher level (a tail may be that heading, as the section's end); else a
+/// fixed reach.
 fn reach(file: &Lines<'_>, head: Range<usize>) -> usize {
     let total = file.nonblank.len();
     if let Some(level) = heading_level(&file.nb(head.start).canon) {
         return (head.end..total)
             .find(|&p| heading_level(&file.nb(p).canon).is_some_and(|l| l <= level))
-            .unwrap_or(total);
+            .map_or(total, |p| p + 1);
     }
     let opener = head
         .clone()
@@ -367,6 +368,14 @@ mod tests {
         assert!(
             found.iter().all(|e| e.targets[0] != Target::Line(0)),
             "bridged two sections"
+        );
+        // The next heading itself closes the section and may be its tail.
+        let search = Lines::of_snippet("## A\n...\n## B\n");
+        let segments = Segments::of(&search, &Markers::of(&file_lines)).unwrap();
+        let found = find(&file_lines, &search, &segments);
+        assert_eq!(
+            found.iter().map(|e| e.targets.clone()).collect::<Vec<_>>(),
+            vec![vec![Target::Line(0), Target::Middle(1..4), Target::Line(4)]]
         );
         assert_eq!(heading_level("### x"), Some(3));
         assert_eq!(heading_level("#x"), None);
