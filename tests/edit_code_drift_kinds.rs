@@ -259,3 +259,44 @@ fn a_python_block_without_its_indented_body_is_refused_where_it_is() {
         );
     }
 }
+
+const STEPS: &str = "def f(a):\n    b = a + 1\n    c = b * 2\n    d = c - 3\n    e = d / 4\n    g = e ** 5\n    return g\n\n\ndef h():\n    pass\n";
+
+#[test]
+fn new_content_that_goes_on_past_the_search_writes_those_lines_once() {
+    // The search shows the first lines; new_content is the whole function.
+    let whole = "def f(a):\n    b = a + 10\n    c = b * 2\n    d = c - 3\n    e = d / 4\n    g = e ** 5\n    return g";
+    let got = apply(STEPS, "def f(a):\n    b = a + 1\n    c = b * 2", whole).unwrap();
+    assert_eq!(got, STEPS.replace("a + 1\n", "a + 10\n"));
+    // ... and changes a line the search did not show.
+    let got = apply(
+        STEPS,
+        "def f(a):\n    b = a + 1\n    c = b * 2",
+        &whole.replace("a + 10", "a + 1").replace("d / 4", "d / 40"),
+    )
+    .unwrap();
+    assert_eq!(got, STEPS.replace("d / 4\n", "d / 40\n"));
+    // The same before the search.
+    let got = apply(
+        STEPS,
+        "    g = e ** 5\n    return g",
+        &whole.replace("a + 10", "a + 1").replace("b * 2", "b * 20"),
+    )
+    .unwrap();
+    assert_eq!(got, STEPS.replace("b * 2\n", "b * 20\n"));
+}
+
+#[test]
+fn an_elided_markdown_section_may_end_with_the_next_heading() {
+    let file = "# Title\n\n## Install\n\n```sh\nnpm install thing\n```\n\n## Usage\n\n- one\n";
+    let got = apply(
+        file,
+        "## Install\n...\n## Usage",
+        "## Install\n\n```sh\nnpm install --save thing\n```\n\n## Usage",
+    )
+    .unwrap();
+    assert_eq!(
+        got,
+        file.replace("npm install thing", "npm install --save thing")
+    );
+}

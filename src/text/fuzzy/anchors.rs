@@ -255,7 +255,7 @@ impl Transplant<'_, '_, '_, '_> {
     /// `new_content` has there: first as the disk blank lines of gaps where
     /// `new_content` has blank lines too, then as imagined ones where it has
     /// more than the disk, then as the disk blank lines left (which the
-    /// caller drops). Records in `blank_at` which disk line each stands for.
+    /// caller drops) where they matched a disk blank line at all. Records in `blank_at` which disk line each stands for.
     fn place_blanks(
         &self,
         group: BlankGroup,
@@ -312,11 +312,17 @@ impl Transplant<'_, '_, '_, '_> {
                 imagined[g] += 1;
             }
         }
+        // A search blank line that matched no disk blank line stands for
+        // none here either: new_content leaving it out removes nothing.
         for g in 0..count {
             while taken[g] < disk[g].len() {
                 let Some(i) = blanks.next() else { break };
-                put(g, Some(disk[g][taken[g]]), i, gaps);
-                taken[g] += 1;
+                if matches!(self.targets[i], Target::Line(_)) {
+                    put(g, Some(disk[g][taken[g]]), i, gaps);
+                    taken[g] += 1;
+                } else {
+                    put(g, None, i, gaps);
+                }
             }
         }
         for i in blanks {

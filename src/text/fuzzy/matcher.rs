@@ -17,7 +17,7 @@ use super::outcome::{
     Adjustment, Candidate, LineRange, Plan, PlannedEdit, Refusal, Splice, Strategy,
 };
 use super::policy::{self, Decision, Summary};
-use super::score::{score_of, within_typos};
+use super::score::{self, score_of, within_typos};
 use super::skipped::head_and_tail;
 use super::stale::{self, new_has};
 use super::tokens::meaningful_change;
@@ -28,6 +28,10 @@ const TOP: usize = 8;
 /// How far (non-blank lines) beyond a candidate its unpaired first or last
 /// search lines are looked for.
 const MAX_SKIPPED: usize = 200;
+
+/// How like a file line a `new_content` line must be to be taken for its
+/// rewritten form, where the search did not show that line.
+const REWRITTEN_LIKENESS: f64 = 0.7;
 
 /// A candidate with everything needed to turn it into an edit.
 struct Found {
@@ -152,6 +156,16 @@ fn plan_with(text: &str, request: &EditRequest<'_>, rescue: bool) -> Result<Plan
         }),
         (Strategy::ReplaceAll, _) => m.replace_all_exact(&occurrences),
     }
+}
+
+/// A file line beside a matched block that the search lacks and
+/// `new_content` writes out (see [`Matcher::unseen_runs`]).
+struct Unseen {
+    line: usize,
+    /// The `new_content` line that writes it out.
+    new: usize,
+    /// Whether that line is a rewritten form of it rather than the same.
+    rewritten: bool,
 }
 
 struct Matcher<'r, 't> {
@@ -876,6 +890,9 @@ impl<'r, 't> Matcher<'r, 't> {
     }
 
     fn edit(&self, f: &Found) -> Result<PlannedEdit, Refusal> {
+        if let Some(edit) = self.widened_edit(f) {
+            return edit;
+        }
         let (region, rendered) = match &f.how {
             How::Lines(shape) => {
                 let (region, after) = self.render_fit(f, shape)?;
@@ -968,43 +985,206 @@ impl<'r, 't> Matcher<'r, 't> {
         (a, b)
     }
 
-    /// `region` grown over the few file lines just before or after it that
-    /// the search lacks and `new_content` has as they are (the caller forgot
-    /// them in the search): they are kept as they are, not added again.
+    /// `region` grown over the file lines just before or after it that the
+    /// search lacks and `new_content` has as they are, in the file's order
+    /// (the caller showed less than it rewrote): they are kept as they are,
+    /// not added again. Growing stops before a line `new_content` has
+    /// rewritten (see [`Matcher::widened`] for those).
     fn with_unseen_ends(&self, region: (usize, usize)) -> (usize, usize) {
-        const MAX: usize = 3;
-        let known = |f: usize| {
-            let line = &self.file.all[f];
-            !line.is_blank()
-                && self.new.all.iter().any(|n| n.same_as(line))
-                && !self.search.all.iter().any(|s| s.same_as(line))
+        let (up, down) = self.unseen_runs(region);
+        let as_they_are = |run: &[Unseen]| {
+            run.iter()
+                .take_while(|u| !u.rewritten)
+                .last()
+                .map(|u| u.line)
         };
-        let (mut a, mut b) = region;
-        let (mut k, mut found) = (a, 0);
-        while k > 0 && found < MAX {
-            if self.file.all[k - 1].is_blank() {
-                k -= 1;
-            } else if known(k - 1) {
-                k -= 1;
-                a = k;
-                found += 1;
-            } else {
-                break;
-            }
-        }
-        let (mut k, mut found) = (b, 0);
-        while k + 1 < self.file.len() && found < MAX {
-            if self.file.all[k + 1].is_blank() {
+        (
+            as_they_are(&up).unwrap_or(region.0),
+            as_they_are(&down).unwrap_or(region.1),
+        )
+    }
+
+    /// The file lines before and after `region` (each walked away from it)
+    /// that the search lacks and `new_content` writes out in the file's
+    /// order: as they are, or (single lines between two such) rewritten.
+    /// Each run stops at a line the search has.
+    fn unseen_runs(&self, region: (usize, usize)) -> (Vec<Unseen>, Vec<Unseen>) {
+        // Only new_content lines before (after) every line it shares with
+        // the search can be rewrites of lines before (after) the block.
+        let shared = |n: &Line<'_>| !n.is_blank() && self.in_search(n);
+        let len = self.new.all.len();
+        let first = self.new.all.iter().position(shared).unwrap_or(len);
+        let last = self.new.all.iter().rposition(shared).map_or(0, |p| p + 1);
+        let up: Vec<usize> = (0..len).rev().collect();
+        let down: Vec<usize> = (0..len).collect();
+        (
+            self.unseen_run((0..region.0).rev(), &up, &|n| n < first),
+            self.unseen_run(region.1 + 1..self.file.len(), &down, &|n| n >= last),
+        )
+    }
+
+    /// One run of [`Matcher::unseen_runs`]: `file_order` walks the file
+    /// away from the block, `new_order` reads `new_content` the same way,
+    /// and `may_rewrite` says which of its lines may be a rewritten line.
+    fn unseen_run(
+        &self,
+        file_order: impl Iterator<Item = usize>,
+        new_order: &[usize],
+        may_rewrite: &dyn Fn(usize) -> bool,
+    ) -> Vec<Unseen> {
+        let in_search = |line: &Line<'_>| self.in_search(line);
+        let find = |line: &Line<'_>, from: usize| {
+            new_order[from..]
+                .iter()
+                .position(|&n| self.new.all[n].same_as(line))
+                .map(|p| from + p)
+        };
+        let lines: Vec<usize> = file_order
+            .filter(|&f| !self.file.all[f].is_blank())
+            .take_while(|&f| !in_search(&self.file.all[f]))
+            .collect();
+        let mut run = Vec::new();
+        let (mut cursor, mut k) = (0, 0);
+        while k < lines.len() {
+            let line = &self.file.all[lines[k]];
+            if let Some(p) = find(line, cursor) {
+                run.push(Unseen {
+                    line: lines[k],
+                    new: new_order[p],
+                    rewritten: false,
+                });
+                cursor = p + 1;
                 k += 1;
-            } else if known(k + 1) {
-                k += 1;
-                b = k;
-                found += 1;
-            } else {
-                break;
+                continue;
             }
+            // A rewritten line: the next file line follows as it is, and
+            // new_content has a like line before it.
+            let Some(&next) = lines.get(k + 1) else { break };
+            let Some(q) = find(&self.file.all[next], cursor) else {
+                break;
+            };
+            let likest = new_order[cursor..q]
+                .iter()
+                .filter(|&&n| may_rewrite(n))
+                .map(|&n| (n, score::line_similarity(line, &self.new.all[n])))
+                .filter(|&(_, likeness)| likeness >= REWRITTEN_LIKENESS)
+                .max_by(|x, y| x.1.total_cmp(&y.1));
+            let Some((partner, _)) = likest else { break };
+            run.push(Unseen {
+                line: lines[k],
+                new: partner,
+                rewritten: true,
+            });
+            run.push(Unseen {
+                line: next,
+                new: new_order[q],
+                rewritten: false,
+            });
+            cursor = q + 1;
+            k += 2;
         }
-        (a, b)
+        run
+    }
+
+    /// Whether the search has a line that reads as `line`.
+    fn in_search(&self, line: &Line<'_>) -> bool {
+        self.search.all.iter().any(|s| s.same_as(line))
+    }
+
+    /// The search widened over the file lines around `region` that
+    /// `new_content` writes out with some of them rewritten: the caller saw
+    /// those lines, though its search did not show them, and changes them.
+    /// The added lines read as `new_content` has them, in the caller's
+    /// frame; a rewritten one as the file has it, indented as its rewrite.
+    /// `None` when `new_content` rewrites no such line.
+    fn widened(&self, region: (usize, usize)) -> Option<String> {
+        let (mut up, down) = self.unseen_runs(region);
+        if !up.iter().chain(&down).any(|u| u.rewritten) {
+            return None;
+        }
+        // Only as far as the last rewritten line on each side.
+        let trim = |run: &mut Vec<Unseen>| {
+            let keep = run.iter().rposition(|u| u.rewritten).map_or(0, |p| p + 1);
+            run.truncate(keep);
+        };
+        let mut down = down;
+        trim(&mut up);
+        trim(&mut down);
+        up.reverse();
+        let text_of = |u: &Unseen| {
+            let new = &self.new.all[u.new];
+            let text = if u.rewritten {
+                let line = self.file.all[u.line].raw;
+                format!("{}{}", new.indent, line.trim_start())
+            } else {
+                new.raw.to_string()
+            };
+            text.trim_end_matches(['\r', '\n']).to_string()
+        };
+        let lines_of = |run: &[Unseen]| -> Vec<String> {
+            let mut out = Vec::new();
+            for (k, u) in run.iter().enumerate() {
+                if k > 0 {
+                    let (lo, hi) = (run[k - 1].line.min(u.line), run[k - 1].line.max(u.line));
+                    out.extend((lo + 1..hi).map(|_| String::new()));
+                }
+                out.push(text_of(u));
+            }
+            out
+        };
+        let blanks = |lo: usize, hi: usize| (lo..hi).map(|_| String::new());
+        let mut lines: Vec<String> = lines_of(&up);
+        if let Some(last) = up.last() {
+            lines.extend(blanks(last.line + 1, region.0));
+        }
+        lines.push(
+            self.request
+                .search
+                .trim_end_matches(['\r', '\n'])
+                .to_string(),
+        );
+        if let Some(first) = down.first() {
+            lines.extend(blanks(region.1 + 1, first.line));
+        }
+        lines.extend(lines_of(&down));
+        Some(lines.join("\n"))
+    }
+
+    /// The edit for the search widened over lines `new_content` rewrites
+    /// beside the block (see [`Matcher::widened`]), found where `f` is; its
+    /// refusal if it has one, since the narrow search would write those
+    /// lines twice. `None` where nothing is widened.
+    fn widened_edit(&self, f: &Found) -> Option<Result<PlannedEdit, Refusal>> {
+        if !self.rescue
+            || self.request.strategy != Strategy::SingleMatch
+            || !matches!(f.how, How::Lines(_))
+        {
+            return None;
+        }
+        let search = self.widened(f.region)?;
+        let request = EditRequest {
+            search: &search,
+            ..*self.request
+        };
+        Some(plan_with(self.text, &request, false).and_then(|plan| {
+            let mut edits = plan.edits;
+            match edits.pop() {
+                Some(edit)
+                    if edits.is_empty()
+                        && edit.lines.start <= f.region.0 + 1
+                        && f.region.1 + 1 <= edit.lines.end =>
+                {
+                    Ok(edit)
+                }
+                // The widened search fits elsewhere: two readings.
+                other => Err(Refusal::Ambiguous {
+                    candidates: [f.candidate()]
+                        .into_iter()
+                        .chain(edits.iter().chain(other.as_ref()).map(candidate_of))
+                        .collect(),
+                }),
+            }
+        }))
     }
 
     /// The transplant of `shape` onto the file's lines `region`.
