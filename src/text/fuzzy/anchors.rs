@@ -345,12 +345,12 @@ impl Transplant<'_, '_, '_, '_> {
         let kept = self.kept_markers(&news);
         let mut olds = Vec::new();
         let mut old_gaps = vec![Vec::new()];
-        for i in 0..self.search.len() {
-            if self.search.all[i].is_blank() {
+        for (i, (line, &keep)) in self.search.all.iter().zip(&kept).enumerate() {
+            if line.is_blank() {
                 old_gaps.last_mut().expect("a gap").push(i);
                 continue;
             }
-            if self.is_elision(i) && !kept[i] {
+            if self.is_elision(i) && !keep {
                 if let Target::Middle(stretch) = &self.targets[i] {
                     self.open_up((i, true), &stretch.clone(), &mut olds, &mut old_gaps);
                 }

@@ -1172,7 +1172,7 @@ impl<'r, 't> Matcher<'r, 't> {
                 Some(edit)
                     if edits.is_empty()
                         && edit.lines.start <= f.region.0 + 1
-                        && f.region.1 + 1 <= edit.lines.end =>
+                        && f.region.1 < edit.lines.end =>
                 {
                     Ok(edit)
                 }

@@ -261,12 +261,12 @@ fn modify_prose(line: &str, rng: &mut Rng) -> Option<String> {
 fn indent_after(lines: &[String], k: usize) -> String {
     let line = lines[k].trim_end();
     let here = indent(&lines[k]).to_string();
-    if line.ends_with('{') || line.ends_with(':') || line.ends_with('(') || line.ends_with('[') {
-        if let Some(next) = lines[k + 1..].iter().find(|l| !l.trim().is_empty()) {
-            let next_pad = indent(next);
-            if next_pad.len() > here.len() {
-                return next_pad.to_string();
-            }
+    if (line.ends_with('{') || line.ends_with(':') || line.ends_with('(') || line.ends_with('['))
+        && let Some(next) = lines[k + 1..].iter().find(|l| !l.trim().is_empty())
+    {
+        let next_pad = indent(next);
+        if next_pad.len() > here.len() {
+            return next_pad.to_string();
         }
     }
     here
