@@ -300,3 +300,22 @@ fn an_elided_markdown_section_may_end_with_the_next_heading() {
         file.replace("npm install thing", "npm install --save thing")
     );
 }
+
+#[test]
+fn a_line_added_among_the_search_lines_is_added_even_when_the_next_file_line_reads_so() {
+    let file = "def f():\n    a = 1\n    b = 2\n    log()\n    c = 3\n";
+    let got = apply(
+        file,
+        "    a = 1\n    b = 2",
+        "    a = 1\n    log()\n    b = 2",
+    )
+    .unwrap();
+    assert_eq!(got, "def f():\n    a = 1\n    log()\n    b = 2\n    log()\n    c = 3\n");
+}
+
+#[test]
+fn blank_lines_new_content_begins_with_after_an_exact_match_are_added() {
+    let file = "import os\n\n\ndef f():\n    pass\n";
+    let got = apply(file, "def f():\n    pass", "\ndef f():\n    return 1").unwrap();
+    assert_eq!(got, "import os\n\n\n\ndef f():\n    return 1\n");
+}

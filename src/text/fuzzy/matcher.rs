@@ -14,7 +14,7 @@ use super::exact::{self, Occurrence};
 use super::literal::literal;
 use super::normalize::{LfText, key_hash, whitespace_collapsed};
 use super::outcome::{
-    Adjustment, Candidate, LineRange, Plan, PlannedEdit, Refusal, Splice, Strategy,
+    Adjustment, Candidate, LineRange, MatchKind, Plan, PlannedEdit, Refusal, Splice, Strategy,
 };
 use super::policy::{self, Decision, Summary};
 use super::score::{self, score_of, within_typos};
@@ -964,20 +964,30 @@ impl<'r, 't> Matcher<'r, 't> {
     /// `region` grown over the blank lines around it where the search's or
     /// `new_content`'s ends may stand for them: when the search's first
     /// (last) line matched nothing on disk, or `new_content` begins (ends)
-    /// with more blank lines than the search. Those blank lines are then
-    /// reconciled like any other (see `gaps`), instead of being added to.
-    fn with_blank_ends(&self, targets: &[Target], region: (usize, usize)) -> (usize, usize) {
+    /// with more blank lines than the search (not after an exact match,
+    /// whose ends say where they are, nor when `new_content` is blank). Those
+    /// blank lines are then reconciled like any other (see `gaps`), instead
+    /// of being added to.
+    fn with_blank_ends(
+        &self,
+        targets: &[Target],
+        region: (usize, usize),
+        exact: bool,
+    ) -> (usize, usize) {
         let blank = |l: &Line<'_>| l.is_blank();
         let leading = |lines: &Lines<'_>| lines.all.iter().take_while(|l| blank(l)).count();
         let trailing = |lines: &Lines<'_>| lines.all.iter().rev().take_while(|l| blank(l)).count();
         let soft = |i: Option<&usize>| i.is_some_and(|&i| targets[i] == Target::Absent);
-        let (mut a, mut b) = self.with_unseen_ends(region);
-        if soft(self.search.nonblank.first()) || leading(&self.new) > leading(&self.search) {
+        let more = |ends: &dyn Fn(&Lines<'_>) -> usize| {
+            !exact && !self.new.nonblank.is_empty() && ends(&self.new) > ends(&self.search)
+        };
+        let (mut a, mut b) = self.with_unseen_ends(targets, region);
+        if soft(self.search.nonblank.first()) || more(&leading) {
             while a > 0 && self.file.all[a - 1].is_blank() {
                 a -= 1;
             }
         }
-        if soft(self.search.nonblank.last()) || trailing(&self.new) > trailing(&self.search) {
+        if soft(self.search.nonblank.last()) || more(&trailing) {
             while b + 1 < self.file.len() && self.file.all[b + 1].is_blank() {
                 b += 1;
             }
@@ -990,8 +1000,8 @@ impl<'r, 't> Matcher<'r, 't> {
     /// (the caller showed less than it rewrote): they are kept as they are,
     /// not added again. Growing stops before a line `new_content` has
     /// rewritten (see [`Matcher::widened`] for those).
-    fn with_unseen_ends(&self, region: (usize, usize)) -> (usize, usize) {
-        let (up, down) = self.unseen_runs(region);
+    fn with_unseen_ends(&self, targets: &[Target], region: (usize, usize)) -> (usize, usize) {
+        let (up, down) = self.unseen_runs(targets, region);
         let as_they_are = |run: &[Unseen]| {
             run.iter()
                 .take_while(|u| !u.rewritten)
@@ -1008,29 +1018,39 @@ impl<'r, 't> Matcher<'r, 't> {
     /// that the search lacks and `new_content` writes out in the file's
     /// order: as they are, or (single lines between two such) rewritten.
     /// Each run stops at a line the search has.
-    fn unseen_runs(&self, region: (usize, usize)) -> (Vec<Unseen>, Vec<Unseen>) {
-        // Only new_content lines before (after) every line it shares with
-        // the search can be rewrites of lines before (after) the block.
-        let shared = |n: &Line<'_>| !n.is_blank() && self.in_search(n);
+    fn unseen_runs(
+        &self,
+        targets: &[Target],
+        region: (usize, usize),
+    ) -> (Vec<Unseen>, Vec<Unseen>) {
+        // Only new_content lines before (after) every line it shares with a
+        // search line found on disk can write out lines before (after) the
+        // block: a line it adds among those is an insertion, even where it
+        // reads like a file line beside the block.
+        let found =
+            |n: &Line<'_>| {
+                !n.is_blank()
+                    && self.search.all.iter().zip(targets).any(|(s, t)| {
+                        matches!(t, Target::Line(_) | Target::Middle(_)) && s.same_as(n)
+                    })
+            };
         let len = self.new.all.len();
-        let first = self.new.all.iter().position(shared).unwrap_or(len);
-        let last = self.new.all.iter().rposition(shared).map_or(0, |p| p + 1);
-        let up: Vec<usize> = (0..len).rev().collect();
-        let down: Vec<usize> = (0..len).collect();
+        let first = self.new.all.iter().position(found).unwrap_or(len);
+        let last = self.new.all.iter().rposition(found).map_or(0, |p| p + 1);
+        let up: Vec<usize> = (0..first).rev().collect();
+        let down: Vec<usize> = (last..len).collect();
         (
-            self.unseen_run((0..region.0).rev(), &up, &|n| n < first),
-            self.unseen_run(region.1 + 1..self.file.len(), &down, &|n| n >= last),
+            self.unseen_run((0..region.0).rev(), &up),
+            self.unseen_run(region.1 + 1..self.file.len(), &down),
         )
     }
 
     /// One run of [`Matcher::unseen_runs`]: `file_order` walks the file
-    /// away from the block, `new_order` reads `new_content` the same way,
-    /// and `may_rewrite` says which of its lines may be a rewritten line.
+    /// away from the block, `new_order` reads `new_content` the same way.
     fn unseen_run(
         &self,
         file_order: impl Iterator<Item = usize>,
         new_order: &[usize],
-        may_rewrite: &dyn Fn(usize) -> bool,
     ) -> Vec<Unseen> {
         let in_search = |line: &Line<'_>| self.in_search(line);
         let find = |line: &Line<'_>, from: usize| {
@@ -1065,7 +1085,7 @@ impl<'r, 't> Matcher<'r, 't> {
             };
             let likest = new_order[cursor..q]
                 .iter()
-                .filter(|&&n| may_rewrite(n))
+                .filter(|&&n| !self.in_search(&self.new.all[n]))
                 .map(|&n| (n, score::line_similarity(line, &self.new.all[n])))
                 .filter(|&(_, likeness)| likeness >= REWRITTEN_LIKENESS)
                 .max_by(|x, y| x.1.total_cmp(&y.1));
@@ -1097,8 +1117,8 @@ impl<'r, 't> Matcher<'r, 't> {
     /// The added lines read as `new_content` has them, in the caller's
     /// frame; a rewritten one as the file has it, indented as its rewrite.
     /// `None` when `new_content` rewrites no such line.
-    fn widened(&self, region: (usize, usize)) -> Option<String> {
-        let (mut up, down) = self.unseen_runs(region);
+    fn widened(&self, targets: &[Target], region: (usize, usize)) -> Option<String> {
+        let (mut up, down) = self.unseen_runs(targets, region);
         if !up.iter().chain(&down).any(|u| u.rewritten) {
             return None;
         }
@@ -1155,13 +1175,13 @@ impl<'r, 't> Matcher<'r, 't> {
     /// refusal if it has one, since the narrow search would write those
     /// lines twice. `None` where nothing is widened.
     fn widened_edit(&self, f: &Found) -> Option<Result<PlannedEdit, Refusal>> {
-        if !self.rescue
-            || self.request.strategy != Strategy::SingleMatch
-            || !matches!(f.how, How::Lines(_))
-        {
+        let How::Lines(shape) = &f.how else {
+            return None;
+        };
+        if !self.rescue || self.request.strategy != Strategy::SingleMatch {
             return None;
         }
-        let search = self.widened(f.region)?;
+        let search = self.widened(&shape.targets, f.region)?;
         let request = EditRequest {
             search: &search,
             ..*self.request
@@ -1214,7 +1234,11 @@ impl<'r, 't> Matcher<'r, 't> {
     /// hidden lines `new_content` writes out), if one does; else it is
     /// ambiguous.
     fn render_fit(&self, f: &Found, shape: &Shape) -> Result<((usize, usize), String), Refusal> {
-        let region = self.with_blank_ends(&shape.targets, f.region);
+        let exact = matches!(
+            Adjustment::kind_of(&f.adjustments),
+            MatchKind::Exact | MatchKind::LineEndings
+        );
+        let region = self.with_blank_ends(&shape.targets, f.region, exact);
         let first = self
             .transplant(&shape.targets, region, shape)
             .render()
@@ -1235,7 +1259,7 @@ impl<'r, 't> Matcher<'r, 't> {
             let Some(region) = align::region(targets) else {
                 continue;
             };
-            let region = self.with_blank_ends(targets, region);
+            let region = self.with_blank_ends(targets, region, exact);
             let t = self.transplant(targets, region, shape);
             if let Ok(after) = t.render() {
                 fits.push((region, after, t.explained()));
