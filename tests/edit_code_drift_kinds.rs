@@ -310,7 +310,10 @@ fn a_line_added_among_the_search_lines_is_added_even_when_the_next_file_line_rea
         "    a = 1\n    log()\n    b = 2",
     )
     .unwrap();
-    assert_eq!(got, "def f():\n    a = 1\n    log()\n    b = 2\n    log()\n    c = 3\n");
+    assert_eq!(
+        got,
+        "def f():\n    a = 1\n    log()\n    b = 2\n    log()\n    c = 3\n"
+    );
 }
 
 #[test]
@@ -318,4 +321,18 @@ fn blank_lines_new_content_begins_with_after_an_exact_match_are_added() {
     let file = "import os\n\n\ndef f():\n    pass\n";
     let got = apply(file, "def f():\n    pass", "\ndef f():\n    return 1").unwrap();
     assert_eq!(got, "import os\n\n\n\ndef f():\n    return 1\n");
+}
+
+#[test]
+fn blank_lines_around_a_line_neither_text_shows_are_not_doubled() {
+    // The file has `step_6` between two blank lines; the caller's view
+    // forgot it and removes `step_4`: one blank line stays on each side.
+    let file = "\n    step_1(value_1, 7);\n    step_2(value_2, 14);\nstep_3(value_3, 21);\nstep_4(value_4, 28);\n\nstep_6(value_6, 11);\n\n    step_8(value_8, 25);\n        step_9(value_9, 1);\n";
+    let got = apply(
+        file,
+        "    step_1(value_1, 7);\n    step_2(value_2, 14);\nstep_3(value_3, 21);\nstep_4(value_4, 28);\n\n\n    step_8(value_8, 25);",
+        "    step_1(value_1, 7);\n    step_2(value_2, 14);\nstep_3(value_3, 21);\n\n\n    step_8(value_8, 25);",
+    )
+    .unwrap();
+    assert_eq!(got, file.replace("step_4(value_4, 28);\n", ""));
 }

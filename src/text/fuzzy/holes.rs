@@ -163,17 +163,31 @@ impl<'a> Transplant<'a, '_, '_, '_> {
         let trail_blanks = last..trail_to;
         let count =
             |r: &Range<usize>, pick: &dyn Fn(usize) -> bool| r.clone().filter(|&f| pick(f)).count();
+        // Seen blank lines beyond the changed stretch (past a disk line the
+        // caller did not show) are written as they are below: new_content's
+        // blank lines that stand for them are not written again.
+        let seen_before = count(&(disk.start..lead_from), &|f| seen.contains(&f));
+        let seen_after = count(&(trail_to..disk.end), &|f| seen.contains(&f));
+        let (lead_new, trail_new) = if gaps.len() == 1 {
+            let both = gaps[0].len().saturating_sub(seen_before + seen_after);
+            (both, both)
+        } else {
+            (
+                gaps[0].len().saturating_sub(seen_before),
+                gaps[gaps.len() - 1].len().saturating_sub(seen_after),
+            )
+        };
         let lead = GapCounts {
             seen: count(&lead_blanks, &|f| seen.contains(&f)),
             imagined: imagined.iter().filter(|p| **p == Place::Lead).count(),
             unseen: count(&lead_blanks, &|f| blank(f) && !seen.contains(&f)),
-            new: gaps[0].len(),
+            new: lead_new,
         };
         let trail = GapCounts {
             seen: count(&trail_blanks, &|f| seen.contains(&f)),
             imagined: imagined.iter().filter(|p| **p == Place::Trail).count(),
             unseen: count(&trail_blanks, &|f| blank(f) && !seen.contains(&f)),
-            new: gaps[gaps.len() - 1].len(),
+            new: trail_new,
         };
         let kept_interior: Vec<usize> = interior
             .clone()
@@ -192,7 +206,7 @@ impl<'a> Transplant<'a, '_, '_, '_> {
                 seen: lead.seen + trail.seen,
                 imagined: lead.imagined + trail.imagined,
                 unseen: lead.unseen + trail.unseen,
-                new: gaps[0].len(),
+                new: lead_new,
             };
             self.blanks(both.result(), &mut pool, out);
         } else {

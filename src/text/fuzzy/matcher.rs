@@ -1034,9 +1034,15 @@ impl<'r, 't> Matcher<'r, 't> {
                         matches!(t, Target::Line(_) | Target::Middle(_)) && s.same_as(n)
                     })
             };
-        let len = self.new.all.len();
-        let first = self.new.all.iter().position(found).unwrap_or(len);
-        let last = self.new.all.iter().rposition(found).map_or(0, |p| p + 1);
+        // A new_content that shares no line with it rewrites the block
+        // whole: none of its lines is taken for a line beside the block.
+        let (Some(first), Some(last)) = (
+            self.new.all.iter().position(found),
+            self.new.all.iter().rposition(found),
+        ) else {
+            return (Vec::new(), Vec::new());
+        };
+        let (len, last) = (self.new.all.len(), last + 1);
         let up: Vec<usize> = (0..first).rev().collect();
         let down: Vec<usize> = (last..len).collect();
         (
