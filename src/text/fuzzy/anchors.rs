@@ -268,6 +268,7 @@ impl Transplant<'_, '_, '_, '_> {
         let count = group.gaps.len();
         let mut disk: Vec<Vec<usize>> = Vec::with_capacity(count);
         let mut new: Vec<usize> = Vec::with_capacity(count);
+        let mut used = vec![0usize; new_gaps.len()];
         for g in group.gaps.clone() {
             let lo = g
                 .checked_sub(1)
@@ -282,13 +283,26 @@ impl Transplant<'_, '_, '_, '_> {
                     .filter(|&f| self.file.all[f].is_blank())
                     .collect(),
             );
-            let between = match (
-                g.checked_sub(1).and_then(|k| partner[k]),
-                partner.get(g).copied().flatten(),
-            ) {
-                (Some(p1), Some(p2)) if p2 > p1 => new_gaps[p1 + 1..=p2].iter().map(Vec::len).sum(),
-                _ => 0,
-            };
+            // new_content's blank lines between the nearest lines on each
+            // side that it keeps (its start or end where there is none),
+            // each counted for one gap only.
+            let lo = partner[..g]
+                .iter()
+                .rev()
+                .find_map(|p| *p)
+                .map_or(0, |p| p + 1);
+            let hi = partner[g.min(partner.len())..]
+                .iter()
+                .find_map(|p| *p)
+                .unwrap_or(new_gaps.len() - 1);
+            let mut between = 0;
+            if lo <= hi {
+                for k in lo..=hi {
+                    let free = new_gaps[k].len() - used[k];
+                    between += free;
+                    used[k] += free;
+                }
+            }
             new.push(between);
         }
         let mut taken = vec![0usize; count];
