@@ -336,3 +336,17 @@ fn blank_lines_around_a_line_neither_text_shows_are_not_doubled() {
     .unwrap();
     assert_eq!(got, file.replace("step_4(value_4, 28);\n", ""));
 }
+
+#[test]
+fn a_blank_line_beside_a_removed_line_is_read_after_new_content_s_blank_lines() {
+    // The view misses one of two blank lines and the line `step_4`, which
+    // new_content has; the edit removes `step_6`, and no blank line goes.
+    let file = "\nstep_1(value_1, 7);\n\n\nstep_4(value_4, 28);\n\nstep_6(value_6, 11);\n";
+    let got = apply(
+        file,
+        "step_1(value_1, 7);\n\n\nstep_6(value_6, 11);",
+        "step_1(value_1, 7);\n\nstep_4(value_4, 28);\n\n",
+    )
+    .unwrap();
+    assert_eq!(got, "\nstep_1(value_1, 7);\n\n\nstep_4(value_4, 28);\n\n");
+}
