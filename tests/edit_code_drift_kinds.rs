@@ -350,3 +350,21 @@ fn a_blank_line_beside_a_removed_line_is_read_after_new_content_s_blank_lines() 
     .unwrap();
     assert_eq!(got, "\nstep_1(value_1, 7);\n\n\nstep_4(value_4, 28);\n\n");
 }
+
+#[test]
+fn a_forgotten_line_that_reads_like_a_search_line_is_not_written_twice() {
+    // The view forgot the second `def lookup(name):`, which reads exactly
+    // like the first, and new_content has it: whether it adds a copy or
+    // restates the file's line is unclear, so nothing is written.
+    let file = "if cond:\n    def lookup(name):\n        return getattr(os, name, _nop)\nelse:\n    # the real function only if it exists\n    # and it supports follow_symlinks\n    def lookup(name):\n        fn = getattr(os, name, _nop)\n        if fn in os.supports_follow_symlinks:\n            return fn\n        return _nop\n";
+    let err = apply(
+        file,
+        "    def lookup(name):\n        return getattr(os, name, _nop)\nelse:\n    # the real function only if it exists\n    # and it supports follow_symlinks\n        fn = getattr(os, name, _nop)\n        if fn in os.supports_follow_symlinks:\n            return fn\n        return _nop",
+        "    def lookup(name):\n        return getattr(os, name, _nop)\nelse:\n    # the real function only if it exists\n    # and it supports follow_symlinks\n    def lookup(name):\n        fn = getattr(os, name, _nop)\n        if fn in os.supports_follow_symlinks:\n            return fn\n        return None",
+    )
+    .unwrap_err();
+    assert!(
+        matches!(err, Refusal::Conflict { file_line: 7, .. }),
+        "{err:?}"
+    );
+}

@@ -13,6 +13,7 @@ use super::apply::{Blocked, Out, Transplant};
 use super::gaps::{GapCounts, side_of_insertion, split_ends};
 use super::indent::IndentMap;
 use super::normalize::width;
+use super::outcome::ConflictReason;
 
 /// Where a search blank line of a hole lies relative to the removed lines.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -113,6 +114,30 @@ impl<'a> Transplant<'a, '_, '_, '_> {
             }
         }
         let blank = |f: usize| self.file.all[f].is_blank();
+
+        // A line new_content adds that reads exactly as a disk line here
+        // that the search did not show: the caller may mean that line (and
+        // would get it twice) or a copy of it. Refuse rather than guess.
+        let twin = disk.clone().find(|&f| {
+            !blank(f)
+                && !gone.contains(&f)
+                && lines
+                    .iter()
+                    .any(|&j| self.new.all[j].same_as(&self.file.all[f]))
+        });
+        if let Some(file_line) = twin {
+            let search_line = prev
+                .and_then(|p| match al.olds[p.0] {
+                    Old::Search(i) | Old::Marker(i) => Some(i),
+                    _ => None,
+                })
+                .unwrap_or(0);
+            return Err(Blocked::Conflict {
+                search_line,
+                file_line,
+                reason: ConflictReason::ExtraLine,
+            });
+        }
 
         if let Some((search_line, hidden)) = forgotten
             && (!gone.is_empty() || !lines.is_empty())
