@@ -1,5 +1,8 @@
-//! Prints how the edit_code matcher does on the accuracy corpus: per kind of
+//! Prints how the edit_code matcher does on both accuracy corpora: per kind of
 //! case, how many were applied exactly, refused, or turned into a wrong edit.
+//! The generated corpus is the regression suite; the real-file corpus draws
+//! its edits from files this repository did not write (`tests/corpus/real`),
+//! and is skipped where none of them are on the machine.
 //!
 //! `cargo bench --bench edit_code_accuracy`; set `CORPUS_NOTES=1` to list every
 //! case that was not handled as expected, with the reason.
@@ -10,11 +13,13 @@ mod corpus;
 use std::time::Instant;
 
 fn main() {
+    let notes_wanted = std::env::var_os("CORPUS_NOTES").is_some();
+
     let cases = corpus::cases::all();
     let started = Instant::now();
     let (tallies, notes) = corpus::run(&cases);
     let elapsed = started.elapsed();
-    println!("edit_code accuracy corpus (threshold 0.9)\n");
+    println!("edit_code accuracy, generated corpus (threshold 0.9)\n");
     println!("{}", corpus::table(&tallies));
     println!(
         "{} cases in {:.0?} ({:.2?} per case)",
@@ -22,7 +27,40 @@ fn main() {
         elapsed,
         elapsed / cases.len().max(1) as u32
     );
-    if std::env::var_os("CORPUS_NOTES").is_some() {
+    if notes_wanted {
+        println!();
+        for (id, verdict) in &notes {
+            println!("{id}: {verdict:?}");
+        }
+    }
+
+    println!("\nedit_code accuracy, real-file corpus\n");
+    let real = corpus::real::corpus(corpus::real::cases::PER_KIND);
+    if real.files == 0 {
+        println!("skipped: none of the manifest's files are on this machine");
+        return;
+    }
+    println!(
+        "{} cases over {} files ({} missing, {} with other bytes); \
+         {} intended edits the language's parser rejects, expected refused; {} dropped\n",
+        real.cases.len(),
+        real.files_used,
+        real.missing,
+        real.changed,
+        real.judged_broken,
+        real.dropped,
+    );
+    let started = Instant::now();
+    let (tallies, notes) = corpus::real::run(&real.cases);
+    let elapsed = started.elapsed();
+    println!("{}", corpus::real::table(&tallies));
+    println!(
+        "{} cases in {:.0?} ({:.2?} per case, syntax gate included)",
+        real.cases.len(),
+        elapsed,
+        elapsed / real.cases.len().max(1) as u32
+    );
+    if notes_wanted {
         println!();
         for (id, verdict) in &notes {
             println!("{id}: {verdict:?}");

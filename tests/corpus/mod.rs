@@ -12,6 +12,7 @@
 #![allow(dead_code)]
 
 pub mod cases;
+pub mod real;
 pub mod rng;
 pub mod source;
 pub mod text;
@@ -95,44 +96,69 @@ pub fn run(cases: &[Case]) -> (BTreeMap<Kind, Tally>, Vec<(String, Verdict)>) {
     (tallies, notes)
 }
 
+/// How a kind of case is scored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Class {
+    /// Must be applied exactly (a refusal is a miss, not a wrong edit).
+    Recoverable,
+    /// Must be refused.
+    MustRefuse,
+    /// Applied to the right block or refused; anything else is wrong.
+    RightOrRefuse,
+}
+
 /// The report table.
 pub fn table(tallies: &BTreeMap<Kind, Tally>) -> String {
+    let rows: Vec<(&'static str, Class, Tally)> = tallies
+        .iter()
+        .map(|(kind, t)| {
+            let class = if kind.must_refuse() {
+                Class::MustRefuse
+            } else if *kind == Kind::NearDuplicate {
+                Class::RightOrRefuse
+            } else {
+                Class::Recoverable
+            };
+            (kind.name(), class, *t)
+        })
+        .collect();
+    table_of(&rows)
+}
+
+/// A report table over rows of kind name, class and counts: per kind, how
+/// many were applied exactly, refused and wrong, then the totals.
+pub fn table_of(rows: &[(&'static str, Class, Tally)]) -> String {
     let mut out = String::new();
     out.push_str(&format!(
-        "{:<22} {:>6} {:>9} {:>8} {:>7}\n",
+        "{:<24} {:>6} {:>9} {:>8} {:>7}\n",
         "kind", "cases", "applied", "refused", "wrong"
     ));
     let mut recoverable = Tally::default();
     let mut refuse = Tally::default();
-    let mut all = Tally::default();
-    for (kind, t) in tallies {
-        let (applied, refused) = if kind.must_refuse() {
+    let mut either = Tally::default();
+    for (name, class, t) in rows {
+        let (applied, refused) = if *class == Class::MustRefuse {
             (t.wrong, t.correct)
         } else {
             (t.correct, t.refused)
         };
         out.push_str(&format!(
-            "{:<22} {:>6} {:>9} {:>8} {:>7}\n",
-            kind.name(),
-            t.cases,
-            applied,
-            refused,
-            t.wrong
+            "{:<24} {:>6} {:>9} {:>8} {:>7}\n",
+            name, t.cases, applied, refused, t.wrong
         ));
-        let bucket = if kind.must_refuse() {
-            &mut refuse
-        } else if *kind == Kind::NearDuplicate {
-            &mut all
-        } else {
-            &mut recoverable
+        let bucket = match class {
+            Class::Recoverable => &mut recoverable,
+            Class::MustRefuse => &mut refuse,
+            Class::RightOrRefuse => &mut either,
         };
         bucket.cases += t.cases;
         bucket.correct += t.correct;
         bucket.refused += t.refused;
         bucket.wrong += t.wrong;
     }
-    let total_cases = recoverable.cases + refuse.cases + all.cases;
-    let total_wrong = recoverable.wrong + refuse.wrong + all.wrong;
+    let total_cases = recoverable.cases + refuse.cases + either.cases;
+    let total_wrong = recoverable.wrong + refuse.wrong + either.wrong;
+    let total_right = recoverable.correct + refuse.correct + either.correct;
     out.push_str(&format!(
         "\nrecoverable: {} of {} applied exactly ({:.1}%), {} refused, {} wrong\n",
         recoverable.correct,
@@ -147,12 +173,15 @@ pub fn table(tallies: &BTreeMap<Kind, Tally>) -> String {
         refuse.cases,
         100.0 * refuse.correct as f64 / refuse.cases.max(1) as f64
     ));
+    if either.cases > 0 {
+        out.push_str(&format!(
+            "near duplicates: {} of {} applied to the right block, {} refused, {} wrong\n",
+            either.correct, either.cases, either.refused, either.wrong
+        ));
+    }
     out.push_str(&format!(
-        "near duplicates: {} of {} applied to the right block, {} refused, {} wrong\n",
-        all.correct, all.cases, all.refused, all.wrong
-    ));
-    out.push_str(&format!(
-        "total: {total_cases} cases, {total_wrong} wrong edits\n"
+        "total: {total_cases} cases, {total_right} right ({:.1}%), {total_wrong} wrong edits\n",
+        100.0 * total_right as f64 / total_cases.max(1) as f64
     ));
     out
 }

@@ -41,16 +41,46 @@ pub(crate) fn pair_around(
     window: Range<usize>,
     limit: Range<usize>,
 ) -> Vec<(usize, usize)> {
-    let mut pairs = pair_lines(search, file, window.clone(), window);
+    // Lines just outside the window may pair only where they read exactly
+    // like a search line that would otherwise pair with a lookalike inside
+    // (a line the search left out shortened the window).
+    // Only while the window keeps the place it found: every exact pair it
+    // had, and at least one pair at all.
+    let slack = super::candidates::SLACK;
+    let wide =
+        window.start.saturating_sub(slack).max(limit.start)..(window.end + slack).min(limit.end);
+    let narrow = pair_lines(search, file, window.clone(), window.clone());
+    let widened = pair_lines(search, file, wide, window);
+    let keeps = |pair: &(usize, usize)| widened.contains(pair);
+    let mut pairs = if narrow.iter().any(keeps)
+        && narrow
+            .iter()
+            .filter(|&&(k, p)| search[k].same_as(file.nb(p)))
+            .all(keeps)
+    {
+        widened
+    } else {
+        narrow
+    };
     let reach = super::candidates::SLACK + 1;
     let pairable = |i: usize, p: usize| line_similarity(search[i], file.nb(p)) >= PAIRABLE;
+    // Within reach, a line that reads exactly like the search line beats a
+    // nearer lookalike (a line the search left out stands between).
+    let pick = |i: usize, range: &mut dyn Iterator<Item = usize>| -> Option<usize> {
+        let range: Vec<usize> = range.collect();
+        range
+            .iter()
+            .copied()
+            .find(|&q| search[i].same_as(file.nb(q)))
+            .or_else(|| range.iter().copied().find(|&q| pairable(i, q)))
+    };
     // Leading search lines, walking back from the first pair.
     if let Some(&(k, p)) = pairs.first() {
         let mut front = Vec::new();
         let mut at = p;
         for i in (0..k).rev() {
             let lo = at.saturating_sub(reach).max(limit.start);
-            match (lo..at).rev().find(|&q| pairable(i, q)) {
+            match pick(i, &mut (lo..at).rev()) {
                 Some(q) => {
                     front.push((i, q));
                     at = q;
@@ -66,7 +96,7 @@ pub(crate) fn pair_around(
         let mut at = p;
         for i in k + 1..search.len() {
             let hi = (at + 1 + reach).min(limit.end);
-            match (at + 1..hi).find(|&q| pairable(i, q)) {
+            match pick(i, &mut (at + 1..hi)) {
                 Some(q) => {
                     pairs.push((i, q));
                     at = q;
@@ -79,8 +109,9 @@ pub(crate) fn pair_around(
 }
 
 /// Pairs search lines `search` with the file's non-blank lines `window`
-/// (non-blank positions), preferring pairs inside `preferred` on ties.
-/// Returns `(search index, non-blank position)` pairs.
+/// (non-blank positions), preferring pairs inside `preferred` on ties; a
+/// line outside `preferred` pairs only with a search line it reads exactly
+/// like. Returns `(search index, non-blank position)` pairs.
 pub(crate) fn pair_lines(
     search: &[&Line<'_>],
     file: &Lines<'_>,
@@ -109,7 +140,7 @@ pub(crate) fn pair_lines(
             if i.abs_diff(j) <= band {
                 let p = window.start + j - 1;
                 let sim = line_similarity(search[i - 1], file.nb(p));
-                if sim >= PAIRABLE {
+                if sim >= PAIRABLE && (sim >= 1.0 || preferred.contains(&p)) {
                     let sim = if preferred.contains(&p) {
                         sim + 1e-6
                     } else {

@@ -27,6 +27,8 @@ const MAX_HEADS: usize = 32;
 /// In text without nesting, how far (non-blank lines) a later segment is
 /// looked for after the previous one.
 const FLAT_REACH: usize = 5_000;
+/// At most this many other places of the last segment are weighed.
+const MAX_ALTERNATIVES: usize = 8;
 
 /// Comment leaders that may introduce a marker.
 const LEADERS: [&str; 9] = ["<!--", "{/*", "/*", "//", "#", "--", ";", "%", "'"];
@@ -117,6 +119,9 @@ impl Segments {
 pub(crate) struct Elided {
     /// What each search line stands for.
     pub targets: Vec<Target>,
+    /// Other fits with the same head whose last segment is another exact
+    /// occurrence within reach: the marker may stand for more lines.
+    pub alternatives: Vec<Vec<Target>>,
     /// Distance over the segments (the elided middles are not compared).
     pub dist: usize,
     /// Score 0–100 over the segments.
@@ -161,7 +166,8 @@ pub(crate) fn find(file: &Lines<'_>, search: &Lines<'_>, segments: &Segments) ->
         let indents = IndentMap::new(&indent_pairs, &head_block, &[]);
         let reach = reach(file, head.start..head.end);
         let mut from = head.end;
-        for probe in &probes[1..] {
+        let mut later_exact: Vec<Window> = Vec::new();
+        for (k, probe) in probes.iter().enumerate().skip(1) {
             let expected = width(&indents.map(probe.lines()[0].indent, None));
             let mut options: Vec<Window> = probe
                 .find(file, from..reach)
@@ -169,17 +175,26 @@ pub(crate) fn find(file: &Lines<'_>, search: &Lines<'_>, segments: &Segments) ->
                 .filter(|w| w.score >= SEGMENT_FLOOR && file.nb(w.start).width == expected)
                 .collect();
             options.sort_by(|a, b| a.dist.cmp(&b.dist).then(a.start.cmp(&b.start)));
-            let nearest_exact = options
-                .iter()
-                .filter(|w| w.dist == 0)
-                .min_by_key(|w| w.start);
-            let Some(&pick) = nearest_exact.or(options.first()) else {
+            let mut exact: Vec<Window> = options.iter().filter(|w| w.dist == 0).copied().collect();
+            exact.sort_by_key(|w| w.start);
+            let Some(&pick) = exact.first().or(options.first()) else {
                 continue 'heads;
             };
+            if k + 1 == probes.len() {
+                later_exact = exact.into_iter().skip(1).take(MAX_ALTERNATIVES).collect();
+            }
             windows.push(pick);
             from = pick.end;
         }
-        if let Some(elided) = assemble(file, search, segments, &seg_lines, &probes, &windows) {
+        if let Some(mut elided) = assemble(file, search, segments, &seg_lines, &probes, &windows) {
+            for other in later_exact {
+                let last = windows.len() - 1;
+                let mut alt = windows.clone();
+                alt[last] = other;
+                if let Some(e) = assemble(file, search, segments, &seg_lines, &probes, &alt) {
+                    elided.alternatives.push(e.targets);
+                }
+            }
             found.push(elided);
         }
     }
@@ -189,13 +204,14 @@ pub(crate) fn find(file: &Lines<'_>, search: &Lines<'_>, segments: &Segments) ->
 /// One past the last non-blank position where later segments may lie: the
 /// first line after the head indented no deeper than the head's outermost
 /// opening line; in a Markdown section, the next heading of the same or a
-/// higher level; else a fixed reach.
+/// higher level (a tail may be that heading, as the section's end); else a
+/// fixed reach.
 fn reach(file: &Lines<'_>, head: Range<usize>) -> usize {
     let total = file.nonblank.len();
     if let Some(level) = heading_level(&file.nb(head.start).canon) {
         return (head.end..total)
             .find(|&p| heading_level(&file.nb(p).canon).is_some_and(|l| l <= level))
-            .unwrap_or(total);
+            .map_or(total, |p| p + 1);
     }
     let opener = head
         .clone()
@@ -204,10 +220,22 @@ fn reach(file: &Lines<'_>, head: Range<usize>) -> usize {
         .min();
     match opener {
         Some(o) => (head.end..total)
-            .find(|&p| file.nb(p).width <= o)
+            .find(|&p| file.nb(p).width <= o && !continues_block(&file.nb(p).canon))
             .map_or(total, |p| p + 1),
         None => (head.end + FLAT_REACH).min(total),
     }
+}
+
+/// Whether a line at the opening line's depth carries its block on: `} else
+/// {`, `} catch (e) {`, Python's `else:`, `elif`, `except`, `finally:`.
+fn continues_block(line: &str) -> bool {
+    let braced = line.starts_with('}') && line.ends_with('{') && line.len() > 2;
+    let word = line
+        .split(|c: char| !c.is_alphanumeric())
+        .next()
+        .unwrap_or("");
+    braced
+        || (line.ends_with(':') && matches!(word, "else" | "elif" | "except" | "finally" | "case"))
 }
 
 /// The level of a Markdown ATX heading (`## Title` is 2).
@@ -258,6 +286,7 @@ fn assemble(
         .sum();
     Some(Elided {
         targets,
+        alternatives: Vec::new(),
         dist,
         score: score_of(dist, len_s, len_d),
     })
@@ -339,6 +368,14 @@ mod tests {
         assert!(
             found.iter().all(|e| e.targets[0] != Target::Line(0)),
             "bridged two sections"
+        );
+        // The next heading itself closes the section and may be its tail.
+        let search = Lines::of_snippet("## A\n...\n## B\n");
+        let segments = Segments::of(&search, &Markers::of(&file_lines)).unwrap();
+        let found = find(&file_lines, &search, &segments);
+        assert_eq!(
+            found.iter().map(|e| e.targets.clone()).collect::<Vec<_>>(),
+            vec![vec![Target::Line(0), Target::Middle(1..4), Target::Line(4)]]
         );
         assert_eq!(heading_level("### x"), Some(3));
         assert_eq!(heading_level("#x"), None);

@@ -37,6 +37,24 @@ fn same_style(indent: &str, tabs: bool) -> bool {
     }
 }
 
+/// What is known about a block's indentation besides its matched lines.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Hints {
+    /// Whether the new content is indented as the file is (`Some(true)`), as
+    /// the search is (`Some(false)`), or unknown (judged from the smallest
+    /// indentations).
+    pub file_frame: Option<bool>,
+    /// The step between indentation levels in the caller's text and in the
+    /// file, if each has one.
+    pub units: Option<(usize, usize)>,
+}
+
+/// The step between the indentation widths `widths`: their greatest common
+/// divisor above the smallest, 0 when all are equal.
+pub(crate) fn step(widths: impl Iterator<Item = usize> + Clone) -> usize {
+    unit(widths)
+}
+
 fn gcd(a: usize, b: usize) -> usize {
     if b == 0 { a } else { gcd(b, a % b) }
 }
@@ -74,13 +92,26 @@ impl IndentMap {
         block: &[&'a str],
         new: &[&'a str],
     ) -> IndentMap {
+        IndentMap::with_frame(pairs, block, new, Hints::default())
+    }
+
+    /// [`IndentMap::new`] with what is known besides the pairs (see
+    /// [`Hints`]).
+    pub(crate) fn with_frame<'a>(
+        pairs: &[(&'a str, &'a str)],
+        block: &[&'a str],
+        new: &[&'a str],
+        hints: Hints,
+    ) -> IndentMap {
+        let file_frame = hints.file_frame;
         let tabs = block.iter().filter(|i| i.starts_with('\t')).count()
             > block.iter().filter(|i| i.starts_with(' ')).count();
         let min_width = |indents: &mut dyn Iterator<Item = &str>| indents.map(width).min();
         let search_min = min_width(&mut pairs.iter().map(|(s, _)| *s));
         let disk_min = min_width(&mut block.iter().copied());
         let new_min = min_width(&mut new.iter().copied());
-        let in_disk_frame = new_min.is_some() && new_min == disk_min && search_min != disk_min;
+        let in_disk_frame = file_frame
+            .unwrap_or_else(|| new_min.is_some() && new_min == disk_min && search_min != disk_min);
         if in_disk_frame {
             // The search was indented differently from the file, but the new
             // content was written at the file's own indentation (copied from a
@@ -123,11 +154,22 @@ impl IndentMap {
 
         let unit_s = unit(fit.iter().map(|(s, _)| width(s)));
         let unit_d = unit(fit.iter().map(|(_, d)| width(d)));
-        let (num, den) = if unit_s > 0 && unit_d > 0 {
-            let g = gcd(unit_s, unit_d);
-            (unit_d / g, unit_s / g)
-        } else {
-            (1, 1)
+        let (num, den) = match (unit_s, unit_d, hints.units) {
+            (s, d, _) if s > 0 && d > 0 => {
+                let g = gcd(s, d);
+                (d / g, s / g)
+            }
+            // Too few matched lines to see a step on both sides: the usual
+            // steps of the caller's text and of the file around the block,
+            // when the caller's is the narrower (a view that halves the
+            // file's indentation; a wider step is more likely an outdent).
+            (_, _, Some((caller, file)))
+                if [2, 4].contains(&caller) && [4, 8].contains(&file) && caller < file =>
+            {
+                let g = gcd(caller, file);
+                (file / g, caller / g)
+            }
+            _ => (1, 1),
         };
         let shift = mode(
             fit.iter()
@@ -159,9 +201,10 @@ impl IndentMap {
             return indent.to_string();
         }
         if let Some((s, d)) = paired
-            && s == indent
-            && !self.ignore_pairing
+            && ((s == indent && !self.ignore_pairing) || d == indent)
         {
+            // The line it replaces, as the caller had it or as the file has
+            // it: the file's indentation.
             return d.to_string();
         }
         let w = width(indent);
@@ -227,6 +270,26 @@ mod tests {
         assert!(!map.is_identity());
         assert_eq!(map.map("    ", Some(("\t", "\t"))), "\t");
         assert_eq!(map.map("        ", None), "\t\t");
+    }
+
+    #[test]
+    fn a_single_line_takes_the_steps_of_both_texts() {
+        // One matched line at 4 (caller) and 8 (file); the caller indents by
+        // 2, the file by 4: a line one level deeper goes to 12.
+        let hints = Hints {
+            file_frame: None,
+            units: Some((2, 4)),
+        };
+        let map = IndentMap::with_frame(
+            &[("    ", "        ")],
+            &["        "],
+            &["    ", "      "],
+            hints,
+        );
+        assert_eq!(map.map("      ", None), " ".repeat(12));
+        // A replaced line the caller wrote as the file has it keeps that.
+        let map = IndentMap::new(&[("  ", "    ")], &["    "], &[]);
+        assert_eq!(map.map("    ", Some(("  ", "    "))), "    ");
     }
 
     #[test]

@@ -5,23 +5,33 @@ use std::ops::Range;
 
 use super::EditRequest;
 use super::align::{self, Target, misindented, pair_around};
-use super::apply::{Blocked, Transplant, literal};
+use super::apply::{Blocked, Transplant};
 use super::block::{Line, Lines, joined};
 use super::candidates::{Probe, Window, period};
 use super::diff::unified;
 use super::elision::{self, Markers, Segments};
 use super::exact::{self, Occurrence};
+use super::literal::literal;
 use super::normalize::{LfText, key_hash, whitespace_collapsed};
 use super::outcome::{
-    Adjustment, Candidate, LineRange, Plan, PlannedEdit, Refusal, Splice, Strategy,
+    Adjustment, Candidate, LineRange, MatchKind, Plan, PlannedEdit, Refusal, Splice, Strategy,
 };
 use super::policy::{self, Decision, Summary};
-use super::score::{score_of, within_typos};
+use super::score::{self, score_of, within_typos};
+use super::skipped::head_and_tail;
+use super::stale::{self, new_has};
 use super::tokens::meaningful_change;
 use crate::text::lines::{Eol, LineIndex};
 
 /// How many fuzzy regions get a full line pairing and a final score.
 const TOP: usize = 8;
+/// How far (non-blank lines) beyond a candidate its unpaired first or last
+/// search lines are looked for.
+const MAX_SKIPPED: usize = 200;
+
+/// How like a file line a `new_content` line must be to be taken for its
+/// rewritten form, where the search did not show that line.
+const REWRITTEN_LIKENESS: f64 = 0.7;
 
 /// A candidate with everything needed to turn it into an edit.
 struct Found {
@@ -38,7 +48,30 @@ enum How {
     /// Replace exactly these bytes (an exact occurrence within lines).
     Substring(Range<usize>),
     /// Replay the caller's change on these lines.
-    Lines { targets: Vec<Target>, elision: bool },
+    Lines(Shape),
+}
+
+/// How the search's lines stand for the file's lines.
+struct Shape {
+    /// What each search line stands for.
+    targets: Vec<Target>,
+    /// Whether the search was matched with elision markers.
+    elision: bool,
+    /// Other ways the last segment of an elided search fits.
+    alternatives: Vec<Vec<Target>>,
+    /// File lines the search skipped without a marker, after a search line.
+    skipped: Option<(usize, Range<usize>)>,
+}
+
+impl Shape {
+    fn lines(targets: Vec<Target>, elision: bool) -> How {
+        How::Lines(Shape {
+            targets,
+            elision,
+            alternatives: Vec::new(),
+            skipped: None,
+        })
+    }
 }
 
 impl Found {
@@ -75,6 +108,12 @@ enum Settled {
 
 /// Plans `request` against `text`.
 pub(crate) fn plan(text: &str, request: &EditRequest<'_>) -> Result<Plan, Refusal> {
+    plan_with(text, request, true)
+}
+
+/// [`plan`], trying a search rewritten after `new_content` when nothing
+/// matches and `rescue` is set.
+fn plan_with(text: &str, request: &EditRequest<'_>, rescue: bool) -> Result<Plan, Refusal> {
     if !request.threshold.is_finite() || !(0.0..=1.0).contains(&request.threshold) {
         return Err(Refusal::InvalidThreshold {
             threshold: request.threshold,
@@ -98,6 +137,7 @@ pub(crate) fn plan(text: &str, request: &EditRequest<'_>) -> Result<Plan, Refusa
         index,
         search,
         new: Lines::of_snippet(request.replacement),
+        rescue,
     };
     match (request.strategy, occurrences.len()) {
         (_, 0) => m.tolerant(),
@@ -118,6 +158,16 @@ pub(crate) fn plan(text: &str, request: &EditRequest<'_>) -> Result<Plan, Refusa
     }
 }
 
+/// A file line beside a matched block that the search lacks and
+/// `new_content` writes out (see [`Matcher::unseen_runs`]).
+struct Unseen {
+    line: usize,
+    /// The `new_content` line that writes it out.
+    new: usize,
+    /// Whether that line is a rewritten form of it rather than the same.
+    rewritten: bool,
+}
+
 struct Matcher<'r, 't> {
     text: &'t str,
     request: &'r EditRequest<'r>,
@@ -127,6 +177,9 @@ struct Matcher<'r, 't> {
     search: Lines<'r>,
     new: Lines<'r>,
     markers: Markers,
+    /// Whether a miss may be retried with the search as `new_content` has
+    /// its lines (see `stale`).
+    rescue: bool,
 }
 
 impl<'r, 't> Matcher<'r, 't> {
@@ -190,12 +243,12 @@ impl<'r, 't> Matcher<'r, 't> {
             && suffix.is_empty()
             && self.search.len() == last - first + 1;
         let how = if whole {
-            How::Lines {
-                targets: (0..self.search.len())
+            Shape::lines(
+                (0..self.search.len())
                     .map(|k| Target::Line(first - 1 + k))
                     .collect(),
-                elision: false,
-            }
+                false,
+            )
         } else {
             How::Substring(o.range.clone())
         };
@@ -265,13 +318,88 @@ impl<'r, 't> Matcher<'r, 't> {
                 Settled::Refused(r) => elided_refusal = Some(r),
             }
         }
-        match self.settle(self.normal()) {
-            Settled::Plan(p) => Ok(p),
-            Settled::Blocked(r) => Err(r),
-            Settled::Refused(r) => Err(match elided_refusal {
+        let refusal = match self.settle(self.normal()) {
+            Settled::Plan(p) => return Ok(p),
+            Settled::Blocked(r) => return Err(r),
+            Settled::Refused(r) => match elided_refusal {
                 None => r,
                 Some(e) => prefer(e, r),
+            },
+        };
+        if let Refusal::NotFound {
+            best: Some(best), ..
+        } = &refusal
+            && let Some(plan) = self.rescued(best.lines)
+        {
+            return Ok(plan);
+        }
+        if matches!(
+            refusal,
+            Refusal::NotFound { .. } | Refusal::LinesLeftOut { .. }
+        ) && let Some(result) = self.skipped_middle()
+        {
+            return result;
+        }
+        Err(refusal)
+    }
+
+    /// A plan for the search with the lines `new_content` has as the block
+    /// `best` has them (see `stale`), if that search finds that block.
+    fn rescued(&self, best: LineRange) -> Option<Plan> {
+        if !self.rescue {
+            return None;
+        }
+        let search = stale::as_new_has_it(
+            &self.search,
+            &self.new,
+            &self.file,
+            best.start - 1..best.end,
+        )?;
+        let request = EditRequest {
+            search: &search,
+            ..*self.request
+        };
+        let plan = plan_with(self.text, &request, false).ok()?;
+        plan.edits
+            .iter()
+            .all(|e| e.lines.start <= best.end && best.start <= e.lines.end)
+            .then_some(plan)
+    }
+
+    /// A plan for a search that is the head and the tail of a block whose
+    /// middle `new_content` writes out (see `skipped`); `None` when the
+    /// search is no such thing.
+    fn skipped_middle(&self) -> Option<Result<Plan, Refusal>> {
+        let fit = head_and_tail(&self.search, &self.file)?;
+        let targets = align::targets(&self.search, &self.file, &fit.pairs);
+        let region = align::region(&targets)?;
+        let found = Found {
+            adjustments: {
+                let mut a = self.drift(&targets, region, true, 0);
+                a.retain(|x| *x != Adjustment::Fuzzy);
+                a
+            },
+            content: self.content(region),
+            how: How::Lines(Shape {
+                targets,
+                elision: false,
+                alternatives: Vec::new(),
+                skipped: Some((fit.after, fit.skipped.clone())),
             }),
+            dist: 0,
+            score: score_of(0, 1, 1),
+            region,
+        };
+        match self.build(vec![&found], Vec::new()) {
+            Ok(plan) => Some(Ok(plan)),
+            Err(Refusal::HiddenLinesDropped { .. }) => Some(Err(Refusal::LinesLeftOut {
+                lines: found.candidate().lines,
+                left_out: LineRange {
+                    start: fit.skipped.start + 1,
+                    end: fit.skipped.end,
+                },
+            })),
+            Err(other) => Some(Err(other)),
         }
     }
 
@@ -283,6 +411,7 @@ impl<'r, 't> Matcher<'r, 't> {
                     if let Some(refusal) = self
                         .elsewhere(&founds[c])
                         .or_else(|| self.not_a_typo(&founds[c]))
+                        .or_else(|| self.cut_short(&founds[c]))
                     {
                         return Settled::Refused(refusal);
                     }
@@ -346,7 +475,7 @@ impl<'r, 't> Matcher<'r, 't> {
     /// in the file, the caller copied it from there: it is no typo, and the
     /// block may well be there instead. Refuses rather than guess.
     fn elsewhere(&self, f: &Found) -> Option<Refusal> {
-        let How::Lines { targets, .. } = &f.how else {
+        let How::Lines(Shape { targets, .. }) = &f.how else {
             return None;
         };
         if f.dist == 0 {
@@ -358,7 +487,9 @@ impl<'r, 't> Matcher<'r, 't> {
             .filter_map(|(i, t)| match t {
                 Target::Line(l) => {
                     let s = &self.search.all[i];
-                    (!s.is_blank() && s.chars >= 4 && !s.same_as(&self.file.all[*l])).then_some(i)
+                    let d = &self.file.all[*l];
+                    (!s.is_blank() && s.chars >= 4 && !s.same_as(d) && !new_has(&self.new, d))
+                        .then_some(i)
                 }
                 _ => None,
             })
@@ -386,7 +517,7 @@ impl<'r, 't> Matcher<'r, 't> {
     /// the caller means another line (see `tokens`). Refuses rather than
     /// overwrite it.
     fn not_a_typo(&self, f: &Found) -> Option<Refusal> {
-        let How::Lines { targets, .. } = &f.how else {
+        let How::Lines(Shape { targets, .. }) = &f.how else {
             return None;
         };
         if f.dist == 0 {
@@ -398,8 +529,10 @@ impl<'r, 't> Matcher<'r, 't> {
             let Target::Line(l) = t else { return None };
             let s = &self.search.all[i];
             let d = &self.file.all[*l];
-            // Lines further apart than a typo are the conflict check's.
-            if s.is_blank() || s.same_as(d) || !within_typos(s, d) {
+            // Lines further apart than a typo are the conflict check's; a
+            // line new_content has as the file has it is no evidence of
+            // another place.
+            if s.is_blank() || s.same_as(d) || !within_typos(s, d) || new_has(&self.new, d) {
                 return None;
             }
             // A context line the edit keeps is disk bytes either way: only a
@@ -454,6 +587,64 @@ impl<'r, 't> Matcher<'r, 't> {
         distinct(founds)
     }
 
+    /// A candidate that leaves the search's first or last lines unpaired,
+    /// when those lines follow in the file a few lines further on (or come
+    /// a few lines before): the search skipped lines of a longer block, and
+    /// the candidate is only part of it.
+    fn cut_short(&self, f: &Found) -> Option<Refusal> {
+        let How::Lines(Shape { targets, .. }) = &f.how else {
+            return None;
+        };
+        let paired = |i: usize| !matches!(targets[i], Target::Absent);
+        let nb = &self.search.nonblank;
+        let lead: Vec<usize> = nb.iter().copied().take_while(|&i| !paired(i)).collect();
+        let mut trail: Vec<usize> = nb
+            .iter()
+            .rev()
+            .copied()
+            .take_while(|&i| !paired(i))
+            .collect();
+        trail.reverse();
+        if lead.len() == nb.len() {
+            return None;
+        }
+        let total = self.file.nonblank.len();
+        let at = |line: usize| self.file.nonblank.partition_point(|&l| l < line);
+        let fits = |run: &[usize], p: usize| {
+            p + run.len() <= total
+                && run
+                    .iter()
+                    .enumerate()
+                    .all(|(k, &i)| self.file.nb(p + k).same_as(&self.search.all[i]))
+        };
+        let line = |p: usize| self.file.nonblank[p];
+        let range = |start: usize, end: usize| LineRange {
+            start: start + 1,
+            end: end + 1,
+        };
+        let after = at(f.region.1 + 1);
+        if !trail.is_empty()
+            && let Some(p) = (after..(after + MAX_SKIPPED).min(total)).find(|&p| fits(&trail, p))
+        {
+            return Some(Refusal::LinesLeftOut {
+                lines: range(f.region.0, line(p + trail.len() - 1)),
+                left_out: range(f.region.1 + 1, line(p) - 1),
+            });
+        }
+        let before = at(f.region.0);
+        if !lead.is_empty()
+            && let Some(p) = (before.saturating_sub(MAX_SKIPPED)..before)
+                .rev()
+                .find(|&p| fits(&lead, p))
+        {
+            return Some(Refusal::LinesLeftOut {
+                lines: range(line(p), f.region.1),
+                left_out: range(line(p + lead.len() - 1) + 1, f.region.0 - 1),
+            });
+        }
+        None
+    }
+
     fn found_in(&self, probe: &Probe<'_, '_>, w: &Window) -> Option<Found> {
         let total = self.file.nonblank.len();
         let pairs = pair_around(probe.lines(), &self.file, w.start..w.end, 0..total);
@@ -462,7 +653,8 @@ impl<'r, 't> Matcher<'r, 't> {
             .iter()
             .map(|&(k, p)| (self.search.nonblank[k], self.file.nonblank[p]))
             .collect();
-        let targets = align::targets(&self.search, &self.file, &indices);
+        let mut targets = align::targets(&self.search, &self.file, &indices);
+        stale::retarget(&self.search, &self.new, &self.file, &mut targets);
         let region = align::region(&targets)?;
         let measured = probe.measure_paired(&self.file, first, last + 1, &pairs);
         let line_pairs: Vec<(&Line<'_>, &Line<'_>)> = pairs
@@ -474,10 +666,7 @@ impl<'r, 't> Matcher<'r, 't> {
             score: score_of(dist, probe.chars(), measured.chars),
             adjustments: self.drift(&targets, region, false, dist),
             content: self.content(region),
-            how: How::Lines {
-                targets,
-                elision: false,
-            },
+            how: Shape::lines(targets, false),
             dist,
             region,
         })
@@ -487,15 +676,18 @@ impl<'r, 't> Matcher<'r, 't> {
     fn elided(&self, segments: &Segments) -> Vec<Found> {
         let founds = elision::find(&self.file, &self.search, segments)
             .into_iter()
-            .filter_map(|e| {
+            .filter_map(|mut e| {
+                stale::retarget(&self.search, &self.new, &self.file, &mut e.targets);
                 let region = align::region(&e.targets)?;
                 Some(Found {
                     adjustments: self.drift(&e.targets, region, true, e.dist),
                     content: self.content(region),
-                    how: How::Lines {
+                    how: How::Lines(Shape {
                         targets: e.targets,
                         elision: true,
-                    },
+                        alternatives: e.alternatives,
+                        skipped: None,
+                    }),
                     dist: e.dist,
                     score: e.score,
                     region,
@@ -698,23 +890,22 @@ impl<'r, 't> Matcher<'r, 't> {
     }
 
     fn edit(&self, f: &Found) -> Result<PlannedEdit, Refusal> {
-        let (a, b) = f.region;
+        if let Some(edit) = self.widened_edit(f) {
+            return edit;
+        }
+        let (region, rendered) = match &f.how {
+            How::Lines(shape) => {
+                let (region, after) = self.render_fit(f, shape)?;
+                (region, Some(after))
+            }
+            How::Substring(_) => (f.region, None),
+        };
+        let (a, b) = region;
         let span = self.index.span_of_lines(a + 1, b + 1);
         let before = self.text[span.clone()].to_string();
         let (after, splice) = match &f.how {
-            How::Lines { targets, elision } => {
-                let after = Transplant {
-                    file: &self.file,
-                    search: &self.search,
-                    new: &self.new,
-                    targets,
-                    region: f.region,
-                    elision: *elision,
-                    markers: &self.markers,
-                    eol: self.block_eol(f.region),
-                }
-                .render()
-                .map_err(|blocked| self.blocked(blocked, f))?;
+            How::Lines(_) => {
+                let after = rendered.unwrap_or_default();
                 let splice = Splice {
                     range: span.clone(),
                     text: after.clone(),
@@ -759,12 +950,355 @@ impl<'r, 't> Matcher<'r, 't> {
             kind: Adjustment::kind_of(&f.adjustments),
             adjustments: f.adjustments.clone(),
             score: f.score,
-            lines: f.candidate().lines,
+            lines: LineRange {
+                start: a + 1,
+                end: b + 1,
+            },
             diff: unified(&before, &after, ("before", "after"), a + 1, a + 1),
             before,
             after,
             splice,
         })
+    }
+
+    /// `region` grown over the blank lines around it where the search's or
+    /// `new_content`'s ends may stand for them: when the search's first
+    /// (last) line matched nothing on disk, or `new_content` begins (ends)
+    /// with more blank lines than the search (not after an exact match,
+    /// whose ends say where they are, nor when `new_content` is blank). Those
+    /// blank lines are then reconciled like any other (see `gaps`), instead
+    /// of being added to.
+    fn with_blank_ends(
+        &self,
+        targets: &[Target],
+        region: (usize, usize),
+        exact: bool,
+    ) -> (usize, usize) {
+        let blank = |l: &Line<'_>| l.is_blank();
+        let leading = |lines: &Lines<'_>| lines.all.iter().take_while(|l| blank(l)).count();
+        let trailing = |lines: &Lines<'_>| lines.all.iter().rev().take_while(|l| blank(l)).count();
+        let soft = |i: Option<&usize>| i.is_some_and(|&i| targets[i] == Target::Absent);
+        let more = |ends: &dyn Fn(&Lines<'_>) -> usize| {
+            !exact && !self.new.nonblank.is_empty() && ends(&self.new) > ends(&self.search)
+        };
+        let (mut a, mut b) = self.with_unseen_ends(targets, region);
+        if soft(self.search.nonblank.first()) || more(&leading) {
+            while a > 0 && self.file.all[a - 1].is_blank() {
+                a -= 1;
+            }
+        }
+        if soft(self.search.nonblank.last()) || more(&trailing) {
+            while b + 1 < self.file.len() && self.file.all[b + 1].is_blank() {
+                b += 1;
+            }
+        }
+        (a, b)
+    }
+
+    /// `region` grown over the file lines just before or after it that the
+    /// search lacks and `new_content` has as they are, in the file's order
+    /// (the caller showed less than it rewrote): they are kept as they are,
+    /// not added again. Growing stops before a line `new_content` has
+    /// rewritten (see [`Matcher::widened`] for those).
+    fn with_unseen_ends(&self, targets: &[Target], region: (usize, usize)) -> (usize, usize) {
+        let (up, down) = self.unseen_runs(targets, region);
+        let as_they_are = |run: &[Unseen]| {
+            run.iter()
+                .take_while(|u| !u.rewritten)
+                .last()
+                .map(|u| u.line)
+        };
+        (
+            as_they_are(&up).unwrap_or(region.0),
+            as_they_are(&down).unwrap_or(region.1),
+        )
+    }
+
+    /// The file lines before and after `region` (each walked away from it)
+    /// that the search lacks and `new_content` writes out in the file's
+    /// order: as they are, or (single lines between two such) rewritten.
+    /// Each run stops at a line the search has.
+    fn unseen_runs(
+        &self,
+        targets: &[Target],
+        region: (usize, usize),
+    ) -> (Vec<Unseen>, Vec<Unseen>) {
+        // Only new_content lines before (after) every line it shares with a
+        // search line found on disk can write out lines before (after) the
+        // block: a line it adds among those is an insertion, even where it
+        // reads like a file line beside the block.
+        let found =
+            |n: &Line<'_>| {
+                !n.is_blank()
+                    && self.search.all.iter().zip(targets).any(|(s, t)| {
+                        matches!(t, Target::Line(_) | Target::Middle(_)) && s.same_as(n)
+                    })
+            };
+        // A new_content that shares no line with it rewrites the block
+        // whole: none of its lines is taken for a line beside the block.
+        let (Some(first), Some(last)) = (
+            self.new.all.iter().position(found),
+            self.new.all.iter().rposition(found),
+        ) else {
+            return (Vec::new(), Vec::new());
+        };
+        let (len, last) = (self.new.all.len(), last + 1);
+        let up: Vec<usize> = (0..first).rev().collect();
+        let down: Vec<usize> = (last..len).collect();
+        (
+            self.unseen_run((0..region.0).rev(), &up),
+            self.unseen_run(region.1 + 1..self.file.len(), &down),
+        )
+    }
+
+    /// One run of [`Matcher::unseen_runs`]: `file_order` walks the file
+    /// away from the block, `new_order` reads `new_content` the same way.
+    fn unseen_run(
+        &self,
+        file_order: impl Iterator<Item = usize>,
+        new_order: &[usize],
+    ) -> Vec<Unseen> {
+        let in_search = |line: &Line<'_>| self.in_search(line);
+        let find = |line: &Line<'_>, from: usize| {
+            new_order[from..]
+                .iter()
+                .position(|&n| self.new.all[n].same_as(line))
+                .map(|p| from + p)
+        };
+        let lines: Vec<usize> = file_order
+            .filter(|&f| !self.file.all[f].is_blank())
+            .take_while(|&f| !in_search(&self.file.all[f]))
+            .collect();
+        let mut run = Vec::new();
+        let (mut cursor, mut k) = (0, 0);
+        while k < lines.len() {
+            let line = &self.file.all[lines[k]];
+            if let Some(p) = find(line, cursor) {
+                run.push(Unseen {
+                    line: lines[k],
+                    new: new_order[p],
+                    rewritten: false,
+                });
+                cursor = p + 1;
+                k += 1;
+                continue;
+            }
+            // A rewritten line: the next file line follows as it is, and
+            // new_content has a like line before it.
+            let Some(&next) = lines.get(k + 1) else { break };
+            let Some(q) = find(&self.file.all[next], cursor) else {
+                break;
+            };
+            let likest = new_order[cursor..q]
+                .iter()
+                .filter(|&&n| !self.in_search(&self.new.all[n]))
+                .map(|&n| (n, score::line_similarity(line, &self.new.all[n])))
+                .filter(|&(_, likeness)| likeness >= REWRITTEN_LIKENESS)
+                .max_by(|x, y| x.1.total_cmp(&y.1));
+            let Some((partner, _)) = likest else { break };
+            run.push(Unseen {
+                line: lines[k],
+                new: partner,
+                rewritten: true,
+            });
+            run.push(Unseen {
+                line: next,
+                new: new_order[q],
+                rewritten: false,
+            });
+            cursor = q + 1;
+            k += 2;
+        }
+        run
+    }
+
+    /// Whether the search has a line that reads as `line`.
+    fn in_search(&self, line: &Line<'_>) -> bool {
+        self.search.all.iter().any(|s| s.same_as(line))
+    }
+
+    /// The search widened over the file lines around `region` that
+    /// `new_content` writes out with some of them rewritten: the caller saw
+    /// those lines, though its search did not show them, and changes them.
+    /// The added lines read as `new_content` has them, in the caller's
+    /// frame; a rewritten one as the file has it, indented as its rewrite.
+    /// `None` when `new_content` rewrites no such line.
+    fn widened(&self, targets: &[Target], region: (usize, usize)) -> Option<String> {
+        let (mut up, down) = self.unseen_runs(targets, region);
+        if !up.iter().chain(&down).any(|u| u.rewritten) {
+            return None;
+        }
+        // Only as far as the last rewritten line on each side.
+        let trim = |run: &mut Vec<Unseen>| {
+            let keep = run.iter().rposition(|u| u.rewritten).map_or(0, |p| p + 1);
+            run.truncate(keep);
+        };
+        let mut down = down;
+        trim(&mut up);
+        trim(&mut down);
+        up.reverse();
+        let text_of = |u: &Unseen| {
+            let new = &self.new.all[u.new];
+            let text = if u.rewritten {
+                let line = self.file.all[u.line].raw;
+                format!("{}{}", new.indent, line.trim_start())
+            } else {
+                new.raw.to_string()
+            };
+            text.trim_end_matches(['\r', '\n']).to_string()
+        };
+        let lines_of = |run: &[Unseen]| -> Vec<String> {
+            let mut out = Vec::new();
+            for (k, u) in run.iter().enumerate() {
+                if k > 0 {
+                    let (lo, hi) = (run[k - 1].line.min(u.line), run[k - 1].line.max(u.line));
+                    out.extend((lo + 1..hi).map(|_| String::new()));
+                }
+                out.push(text_of(u));
+            }
+            out
+        };
+        let blanks = |lo: usize, hi: usize| (lo..hi).map(|_| String::new());
+        let mut lines: Vec<String> = lines_of(&up);
+        if let Some(last) = up.last() {
+            lines.extend(blanks(last.line + 1, region.0));
+        }
+        lines.push(
+            self.request
+                .search
+                .trim_end_matches(['\r', '\n'])
+                .to_string(),
+        );
+        if let Some(first) = down.first() {
+            lines.extend(blanks(region.1 + 1, first.line));
+        }
+        lines.extend(lines_of(&down));
+        Some(lines.join("\n"))
+    }
+
+    /// The edit for the search widened over lines `new_content` rewrites
+    /// beside the block (see [`Matcher::widened`]), found where `f` is; its
+    /// refusal if it has one, since the narrow search would write those
+    /// lines twice. `None` where nothing is widened.
+    fn widened_edit(&self, f: &Found) -> Option<Result<PlannedEdit, Refusal>> {
+        let How::Lines(shape) = &f.how else {
+            return None;
+        };
+        if !self.rescue || self.request.strategy != Strategy::SingleMatch {
+            return None;
+        }
+        let search = self.widened(&shape.targets, f.region)?;
+        let request = EditRequest {
+            search: &search,
+            ..*self.request
+        };
+        Some(plan_with(self.text, &request, false).and_then(|plan| {
+            let mut edits = plan.edits;
+            match edits.pop() {
+                Some(edit)
+                    if edits.is_empty()
+                        && edit.lines.start <= f.region.0 + 1
+                        && f.region.1 < edit.lines.end =>
+                {
+                    Ok(edit)
+                }
+                // The widened search fits elsewhere: two readings.
+                other => Err(Refusal::Ambiguous {
+                    candidates: [f.candidate()]
+                        .into_iter()
+                        .chain(edits.iter().chain(other.as_ref()).map(candidate_of))
+                        .collect(),
+                }),
+            }
+        }))
+    }
+
+    /// The transplant of `shape` onto the file's lines `region`.
+    fn transplant<'a>(
+        &'a self,
+        targets: &'a [Target],
+        region: (usize, usize),
+        shape: &'a Shape,
+    ) -> Transplant<'a, 't, 'r, 'r> {
+        Transplant {
+            file: &self.file,
+            search: &self.search,
+            new: &self.new,
+            targets,
+            region,
+            elision: shape.elision,
+            markers: &self.markers,
+            eol: self.block_eol(region),
+            skipped: shape.skipped.clone(),
+        }
+    }
+
+    /// The block's new text, and the lines it replaces. An elided search
+    /// whose last segment fits in several places is settled here: if every
+    /// fit gives the same file, the nearest is taken; otherwise the fit that
+    /// pairs the most lines of `new_content` with equal lines (the one whose
+    /// hidden lines `new_content` writes out), if one does; else it is
+    /// ambiguous.
+    fn render_fit(&self, f: &Found, shape: &Shape) -> Result<((usize, usize), String), Refusal> {
+        let exact = matches!(
+            Adjustment::kind_of(&f.adjustments),
+            MatchKind::Exact | MatchKind::LineEndings
+        );
+        let region = self.with_blank_ends(&shape.targets, f.region, exact);
+        let first = self
+            .transplant(&shape.targets, region, shape)
+            .render()
+            .map_err(|blocked| self.blocked(blocked, f));
+        if shape.alternatives.is_empty() {
+            return first.map(|after| (region, after));
+        }
+        let mut fits: Vec<((usize, usize), String, usize)> = Vec::new();
+        let whole = |region: (usize, usize), after: &str| {
+            let span = self.index.span_of_lines(region.0 + 1, region.1 + 1);
+            format!(
+                "{}{after}{}",
+                &self.text[..span.start],
+                &self.text[span.end..]
+            )
+        };
+        for targets in std::iter::once(&shape.targets).chain(&shape.alternatives) {
+            let Some(region) = align::region(targets) else {
+                continue;
+            };
+            let region = self.with_blank_ends(targets, region, exact);
+            let t = self.transplant(targets, region, shape);
+            if let Ok(after) = t.render() {
+                fits.push((region, after, t.explained()));
+            }
+        }
+        let Some(best) = fits.iter().map(|fit| fit.2).max() else {
+            return first.map(|after| (region, after));
+        };
+        let results: Vec<String> = fits.iter().map(|fit| whole(fit.0, &fit.1)).collect();
+        if let Ok(after) = &first
+            && fits.len() == 1 + shape.alternatives.len()
+            && results.iter().all(|r| *r == results[0])
+        {
+            return Ok((region, after.clone()));
+        }
+        let top: Vec<&((usize, usize), String, usize)> =
+            fits.iter().filter(|fit| fit.2 == best).collect();
+        match top.as_slice() {
+            [one] => Ok((one.0, one.1.clone())),
+            _ => Err(Refusal::Ambiguous {
+                candidates: top
+                    .iter()
+                    .map(|fit| Candidate {
+                        lines: LineRange {
+                            start: fit.0.0 + 1,
+                            end: fit.0.1 + 1,
+                        },
+                        score: f.score,
+                        kind: Adjustment::kind_of(&f.adjustments),
+                    })
+                    .collect(),
+            }),
+        }
     }
 
     fn blocked(&self, blocked: Blocked, f: &Found) -> Refusal {
@@ -828,7 +1362,7 @@ fn distinct(mut founds: Vec<Found>) -> Vec<Found> {
     });
     let pairs = |f: &Found| -> Vec<(usize, usize)> {
         match &f.how {
-            How::Lines { targets, .. } => targets
+            How::Lines(Shape { targets, .. }) => targets
                 .iter()
                 .enumerate()
                 .filter_map(|(i, t)| match t {
@@ -869,7 +1403,10 @@ fn prefer(first: Refusal, second: Refusal) -> Refusal {
     let telling = |r: &Refusal| {
         matches!(
             r,
-            Refusal::Ambiguous { .. } | Refusal::Unlike { .. } | Refusal::Elsewhere { .. }
+            Refusal::Ambiguous { .. }
+                | Refusal::Unlike { .. }
+                | Refusal::Elsewhere { .. }
+                | Refusal::LinesLeftOut { .. }
         )
     };
     match (&first, &second) {
@@ -1211,11 +1748,14 @@ mod tests {
     #[test]
     fn a_line_that_reads_exactly_as_one_elsewhere_is_no_typo() {
         let file = "## Part 1\n\ntext\n\n## Part 2\n\n- done\n";
+        // Without a marker the search is the head and the tail of lines 1-7
+        // with the middle left out, which new_content does not write.
         let err = apply(file, "## Part 1\n- done", "## Part 1\n- finished").unwrap_err();
-        assert!(matches!(
-            apply(file, "## Part 1\n...\n- done", "## Part 1\n...\n- finished"),
-            Err(Refusal::Elsewhere { .. })
-        ));
+        assert!(
+            matches!(&err, Refusal::LinesLeftOut { left_out, .. } if (left_out.start, left_out.end) == (2, 6)),
+            "{err:?}"
+        );
+        let err = apply(file, "## Part 1\n...\n- done", "## Part 1\n...\n- finished").unwrap_err();
         let Refusal::Elsewhere {
             best,
             search_line,

@@ -54,18 +54,24 @@
 //! ```
 
 pub(crate) mod align;
+pub(crate) mod anchors;
 pub(crate) mod apply;
 pub(crate) mod block;
 pub(crate) mod candidates;
 pub(crate) mod diff;
 pub(crate) mod elision;
 pub(crate) mod exact;
+pub(crate) mod gaps;
+pub(crate) mod holes;
 pub(crate) mod indent;
+pub(crate) mod literal;
 pub(crate) mod matcher;
 pub(crate) mod normalize;
 pub mod outcome;
 pub(crate) mod policy;
 pub(crate) mod score;
+pub(crate) mod skipped;
+pub(crate) mod stale;
 pub(crate) mod tokens;
 
 pub use outcome::{

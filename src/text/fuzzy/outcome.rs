@@ -309,6 +309,15 @@ pub enum Refusal {
         /// The file lines it stands for.
         lines: LineRange,
     },
+    /// `search_context` has the first and the last lines of a block but
+    /// leaves out lines between them, and `new_content` does not write those
+    /// lines out: whether they stay, and where new lines go, is unclear.
+    LinesLeftOut {
+        /// The block, from the first line `search_context` has to its last.
+        lines: LineRange,
+        /// The file lines `search_context` leaves out.
+        left_out: LineRange,
+    },
     /// `new_content` adds lines to `search_context`, and the file already has
     /// them right there: the same edit was made before.
     AlreadyApplied {
@@ -366,6 +375,10 @@ impl Refusal {
             Refusal::HiddenLinesDropped { .. } => &[
                 "Keep the marker in new_content where the hidden lines stay.",
                 "To delete or rewrite those lines, write them out in search_context.",
+            ],
+            Refusal::LinesLeftOut { .. } => &[
+                "Include the left-out lines in search_context.",
+                "Or write them out in new_content, as they are or changed.",
             ],
         };
         s.iter().map(|x| x.to_string()).collect()
@@ -534,6 +547,13 @@ impl fmt::Display for Refusal {
                 "new_content is already in the file at lines {lines}, exactly where \
                  search_context matches: the edit looks made already (a repeated call?), and \
                  making it again would add its lines a second time. Nothing was changed."
+            ),
+            Refusal::LinesLeftOut { lines, left_out } => write!(
+                f,
+                "search_context fits lines {lines} only with lines {left_out} left out of it, and \
+                 new_content does not write those lines out either, so it is unclear whether \
+                 they stay and where new lines go. Nothing was changed. Include lines \
+                 {left_out} in search_context, or write them out in new_content."
             ),
             Refusal::HiddenLinesDropped { search_line, lines } => write!(
                 f,

@@ -167,13 +167,7 @@ pub(crate) fn collect(language: Language, tree: &Tree, text: &str) -> Vec<Found>
     }
     if language == Language::Python {
         for e in indentation_errors(tree, text) {
-            let error = locate(
-                e.offset,
-                ErrorKind::Error,
-                e.message.to_string(),
-                text,
-                &index,
-            );
+            let error = locate(e.offset, ErrorKind::Error, e.message, text, &index);
             found.push(Found {
                 first_line: error.line,
                 last_line: error.line,
@@ -246,6 +240,11 @@ fn describe_error(
         };
         return token(open.start_byte(), message);
     }
+    if language == Language::Python
+        && let Some((offset, header)) = header_without_colon(node, text)
+    {
+        return token(offset, format!("expected `:` after `{}`", quote(header)));
+    }
     let snippet = &text[node.byte_range()];
     let trimmed = snippet.trim();
     // A lexer that fails on a quote leaves the bare quote as the whole error.
@@ -280,6 +279,12 @@ fn describe_error(
         );
         return token(next, message);
     }
+    // A region the parser gave up on as a whole often holds the place where
+    // it first went wrong: report that, keeping the region for the gate.
+    if let Some(inner) = first_inner_error(node) {
+        let (error, _) = describe_error(language, inner, text, index);
+        return (error, Pinned::Region);
+    }
     let first = trimmed.lines().next().unwrap_or_default();
     let last = trimmed.lines().last().unwrap_or_default();
     let message = format!(
@@ -293,6 +298,47 @@ fn describe_error(
         locate(node.start_byte(), ErrorKind::Error, message, text, index),
         Pinned::Region,
     )
+}
+
+/// The first error node inside `node`, in document order.
+fn first_inner_error(node: Node) -> Option<Node> {
+    let mut cursor = node.walk();
+    let children: Vec<Node> = node.children(&mut cursor).collect();
+    for child in children {
+        if child.is_error() {
+            return Some(child);
+        }
+        if child.has_error()
+            && let Some(inner) = first_inner_error(child)
+        {
+            return Some(inner);
+        }
+    }
+    None
+}
+
+/// Python keywords that open a block with a header ending in `:`.
+const HEADERS: [&str; 13] = [
+    "def", "class", "if", "elif", "else", "for", "while", "with", "try", "except", "finally",
+    "async", "match",
+];
+
+/// A Python block header the parser gave up on for want of its colon: the
+/// offset just after its last token on its first line, and its text.
+fn header_without_colon<'t>(node: Node, text: &'t str) -> Option<(usize, &'t str)> {
+    let mut cursor = node.walk();
+    let children: Vec<Node> = node.children(&mut cursor).collect();
+    let first = children.first()?;
+    if !HEADERS.contains(&first.kind()) || children.iter().any(|c| c.kind() == ":") {
+        return None;
+    }
+    let row = first.start_position().row;
+    let end = children
+        .iter()
+        .take_while(|c| c.start_position().row == row)
+        .map(|c| c.end_byte())
+        .max()?;
+    Some((end, &text[first.start_byte()..end]))
 }
 
 /// Opening tokens among the error node's own tokens that have no closing
@@ -572,6 +618,25 @@ mod tests {
         assert_eq!(
             first(Language::JavaScript, text).3,
             "cannot parse lines 2-7 (from `return (` to `);`)"
+        );
+    }
+
+    #[test]
+    fn a_python_error_is_reported_where_it_is() {
+        let text = "import os\n\n\ndef one():\n    return 1\n\n\ndef other()\n    y = 2\n    return y\n\n\ndef three():\n    return 3\n";
+        assert_eq!(
+            first(Language::Python, text),
+            (
+                8,
+                12,
+                ErrorKind::Error,
+                "expected `:` after `def other()`".to_string()
+            )
+        );
+        let text = "x = 1\n\nclass A(B)\n    pass\n";
+        assert_eq!(
+            first(Language::Python, text).3,
+            "expected `:` after `class A(B)`"
         );
     }
 

@@ -142,13 +142,21 @@ fn check_within(
             ));
         }
     };
-    let new = match edited_lines {
-        Some(lines) => {
-            let delta = line_count(after) as isize - line_count(before) as isize;
-            new_by_place(&before_errors, &after_errors, lines, delta)
-        }
+    let delta = line_count(after) as isize - line_count(before) as isize;
+    let mut new = match edited_lines {
+        Some(lines) => new_by_place(&before_errors, &after_errors, lines, delta),
         None => new_by_count(&before_errors, &after_errors),
     };
+    // In a file the parser already could not read, where it gives up can
+    // shift when text near the edit changes, without the edit adding any
+    // mistake: judge such a file around the edit alone.
+    if !new.is_empty()
+        && !before_errors.is_empty()
+        && let Some(lines) = edited_lines
+        && !adds_errors_nearby(language, before, after, lines, delta, budget)
+    {
+        new.clear();
+    }
     match new.split_first() {
         Some((first, further)) => GateOutcome::Refuse(SyntaxRegression {
             language,
@@ -175,6 +183,46 @@ fn check_within(
             ))
         }
     }
+}
+
+/// Lines on each side of an edit that [`adds_errors_nearby`] parses.
+const NEARBY: usize = 40;
+
+/// Whether the edit adds errors when only the lines around it (the edited
+/// lines and [`NEARBY`] on each side) are parsed, before and after, and
+/// compared by place. A parse over budget counts as adding errors.
+fn adds_errors_nearby(
+    language: Language,
+    before: &str,
+    after: &str,
+    (first, last): (usize, usize),
+    delta: isize,
+    budget: fn(usize) -> usize,
+) -> bool {
+    let before_index = LineIndex::new(before);
+    let after_index = LineIndex::new(after);
+    let start = first.saturating_sub(NEARBY).max(1);
+    let before_last = (last as isize - delta).max(first as isize - 1) as usize;
+    let before_end = (before_last + NEARBY).min(before_index.len());
+    let after_end = (last + NEARBY).min(after_index.len());
+    if before_index.is_empty() || after_index.is_empty() || before_end < start || after_end < start
+    {
+        return true;
+    }
+    let cut = |text: &'_ str, index: &LineIndex, end: usize| -> String {
+        text[index.start(start)..index.span_with_eol(end).end].to_string()
+    };
+    let before_part = cut(before, &before_index, before_end);
+    let after_part = cut(after, &after_index, after_end);
+    let parse = |text: &str| {
+        parse_tree(language, text, budget(text.len())).map(|tree| collect(language, &tree, text))
+    };
+    let (Ok(before_errors), Ok(after_errors)) = (parse(&before_part), parse(&after_part)) else {
+        return true;
+    };
+    let local = (first + 1 - start, last + 1 - start);
+    let local_delta = line_count(&after_part) as isize - line_count(&before_part) as isize;
+    !new_by_place(&before_errors, &after_errors, local, local_delta).is_empty()
 }
 
 fn pass_with(note: String) -> GateOutcome {
@@ -432,6 +480,58 @@ mod tests {
             ),
             (9, "unexpected `}`")
         );
+    }
+
+    #[test]
+    fn a_broken_python_header_is_reported_on_its_line() {
+        let before = "import os\n\n\ndef one():\n    return 1\n\n\ndef other():\n    y = 2\n    return y\n\n\ndef three():\n    return 3\n";
+        let (after, lines) = edit(before, "def other():", "def other()");
+        let regression = refusal(check_edit(Language::Python, before, &after, Some(lines)));
+        let error = &regression.first_new_error;
+        assert_eq!(
+            (error.line, error.column, error.message.as_str()),
+            (8, 12, "expected `:` after `def other()`")
+        );
+        let (after, lines) = edit(before, "    y = 2\n    return y\n", "y = 2\nreturn y\n");
+        let regression = refusal(check_edit(Language::Python, before, &after, Some(lines)));
+        assert_eq!(
+            regression.first_new_error.message,
+            "expected an indented block after function definition on line 8"
+        );
+        assert_eq!(regression.first_new_error.line, 9);
+    }
+
+    #[test]
+    fn in_a_file_the_parser_cannot_read_only_errors_near_the_edit_count() {
+        // A file with an error at its top: edits far below are judged on the
+        // lines around them, where a new mistake is still seen.
+        let mut before = String::from("int broken( {\n");
+        for i in 0..120 {
+            before.push_str(&format!("int f{i}(void) {{ return {i}; }}\n"));
+        }
+        let (after, lines) = edit(&before, "return 100;", "return 101;");
+        assert!(!adds_errors_nearby(
+            Language::C,
+            &before,
+            &after,
+            lines,
+            0,
+            budget_for
+        ));
+        assert!(note(check_edit(Language::C, &before, &after, Some(lines))).is_some());
+        let (after, lines) = edit(&before, "return 100;", "return (101;");
+        assert!(adds_errors_nearby(
+            Language::C,
+            &before,
+            &after,
+            lines,
+            0,
+            budget_for
+        ));
+        assert!(matches!(
+            check_edit(Language::C, &before, &after, Some(lines)),
+            GateOutcome::Refuse(_)
+        ));
     }
 
     #[test]

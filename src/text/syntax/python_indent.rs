@@ -6,14 +6,19 @@
 //! column. CPython refuses the same text (`IndentationError`, `TabError`), so an
 //! edit gate that trusted the tree alone would write broken Python.
 //!
-//! The rule checked here is CPython's, read off the tree: the statements of one
-//! block that begin their line all have the same leading whitespace, deeper
-//! than the line that opens the block, and top-level statements have none.
+//! The rule checked here is CPython's, read off the tree: every block has a
+//! statement, the statements of one block that begin their line all have the
+//! same leading whitespace, deeper than the line that opens the block, and
+//! top-level statements have none. (A header whose next line is not indented
+//! gets an empty block from the grammar, and the next line lands outside it.)
 //!
 //! ```text
 //! def f():
 //!     a = 1
 //!   return a      <- unindent does not match any outer indentation level
+//!
+//! def add(a, b):
+//! return a + b    <- expected an indented block after function definition on line 5
 //! ```
 
 use tree_sitter::{Node, Tree};
@@ -22,7 +27,7 @@ use tree_sitter::{Node, Tree};
 /// is wrong.
 pub(crate) struct IndentError {
     pub offset: usize,
-    pub message: &'static str,
+    pub message: String,
 }
 
 /// Every indentation error of a parsed Python text, in document order.
@@ -91,7 +96,7 @@ fn check_module(node: Node, text: &str, errors: &mut Vec<IndentError>) {
             };
             errors.push(IndentError {
                 offset: statement.start_byte(),
-                message,
+                message: message.to_string(),
             });
         }
         previous_end_row = Some(statement.end_position().row);
@@ -103,8 +108,31 @@ fn check_block(node: Node, text: &str, errors: &mut Vec<IndentError>) {
         .parent()
         .map(|p| line_indent(text, p.start_byte()))
         .unwrap_or("");
+    let body = statements(node);
+    if body.is_empty()
+        && let Some(header) = node.parent()
+    {
+        // The grammar also leaves a block empty when its first statement
+        // fails to parse; only a next line that is not indented deeper is
+        // CPython's "expected an indented block".
+        let next = next_code(text, header_end(header, node));
+        let deeper = next < text.len()
+            && width(line_indent(text, next)) > width(line_indent(text, header.start_byte()));
+        if deeper {
+            return;
+        }
+        errors.push(IndentError {
+            offset: next,
+            message: format!(
+                "expected an indented block after {} on line {}",
+                opener_name(header.kind()),
+                header.start_position().row + 1
+            ),
+        });
+        return;
+    }
     let mut first: Option<&str> = None;
-    for statement in statements(node) {
+    for statement in body {
         let Some(indent) = own_line_indent(statement, text) else {
             continue;
         };
@@ -129,8 +157,53 @@ fn check_block(node: Node, text: &str, errors: &mut Vec<IndentError>) {
         };
         errors.push(IndentError {
             offset: statement.start_byte(),
-            message,
+            message: message.to_string(),
         });
+    }
+}
+
+/// Where the header of `block` ends: the end of the line holding the `:`
+/// just before the block.
+fn header_end(header: Node, block: Node) -> usize {
+    let mut cursor = header.walk();
+    header
+        .children(&mut cursor)
+        .filter(|c| c.kind() == ":" && c.end_byte() <= block.start_byte().max(c.end_byte()))
+        .filter(|c| c.start_byte() < block.end_byte().max(block.start_byte() + 1))
+        .last()
+        .map_or(block.start_byte(), |c| c.end_byte())
+}
+
+/// The first character of code on a line after the one holding `offset`:
+/// the statement CPython finds where it expected the indented block (or
+/// `offset` itself when none follows).
+fn next_code(text: &str, offset: usize) -> usize {
+    let mut at = text[offset..]
+        .find('\n')
+        .map_or(text.len(), |i| offset + i + 1);
+    while at < text.len() {
+        let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+        let line = &text[at..line_end];
+        let code = line.trim_start();
+        if !code.is_empty() && !code.starts_with('#') {
+            return at + (line.len() - code.len());
+        }
+        at = line_end + 1;
+    }
+    offset
+}
+
+/// How CPython names the statement that opens a block.
+fn opener_name(kind: &str) -> String {
+    match kind {
+        "function_definition" => "function definition".to_string(),
+        "class_definition" => "class definition".to_string(),
+        other => {
+            let word = other
+                .trim_end_matches("_statement")
+                .trim_end_matches("_clause");
+            format!("'{word}' statement")
+        }
     }
 }
 
@@ -159,7 +232,7 @@ mod tests {
     use crate::text::syntax::Language;
     use crate::text::syntax::parser::{budget_for, parse_tree};
 
-    fn errors(text: &str) -> Vec<(usize, &'static str)> {
+    fn errors(text: &str) -> Vec<(usize, String)> {
         let tree = parse_tree(Language::Python, text, budget_for(text.len())).unwrap();
         indentation_errors(&tree, text)
             .into_iter()
@@ -167,16 +240,24 @@ mod tests {
             .collect()
     }
 
+    fn one(text: &str) -> Vec<(usize, &str)> {
+        errors(text)
+            .leak()
+            .iter()
+            .map(|(l, m)| (*l, m.as_str()))
+            .collect()
+    }
+
     #[test]
     fn well_indented_code_has_none() {
         let text = "import os\n\n@dec\nclass A:\n    x = 1  # c\n    def f(self):\n        pass\n\n    def g(self): return 1\n\nif a: b; c\nelif d:\n  e\nelse:\n\tf\n# comment\n   # odd comment\nwhile x:\n    s = \"\"\"\nnot code\n\"\"\"\n    t = (1,\n  2)\n";
-        assert_eq!(errors(text), vec![]);
+        assert_eq!(one(text), vec![]);
     }
 
     #[test]
     fn a_dedent_to_an_unknown_level_is_found() {
         assert_eq!(
-            errors("def f():\n    a = 1\n  return a\n"),
+            one("def f():\n    a = 1\n  return a\n"),
             vec![(3, "unindent does not match any outer indentation level")]
         );
     }
@@ -184,18 +265,61 @@ mod tests {
     #[test]
     fn an_indent_that_opens_no_block_is_found() {
         assert_eq!(
-            errors("def f():\n    a = 1\n      b = 2\n    return a\n"),
+            one("def f():\n    a = 1\n      b = 2\n    return a\n"),
             vec![(3, "unexpected indent")]
         );
-        assert_eq!(errors("  x = 1\n"), vec![(1, "unexpected indent")]);
+        assert_eq!(one("  x = 1\n"), vec![(1, "unexpected indent")]);
     }
 
     #[test]
     fn tabs_mixed_with_spaces_are_found() {
         assert_eq!(
-            errors("def f():\n\ta = 1\n        b = 2\n"),
+            one("def f():\n\ta = 1\n        b = 2\n"),
             vec![(3, "inconsistent use of tabs and spaces in indentation")]
         );
         assert!(!errors("def f():\n\ta = 1\n    b = 2\n\treturn a\n").is_empty());
+    }
+
+    #[test]
+    fn a_block_opener_followed_by_no_indented_line_is_found() {
+        assert_eq!(
+            one("def add(a, b):\nreturn a + b\n"),
+            vec![(
+                2,
+                "expected an indented block after function definition on line 1"
+            )]
+        );
+        assert_eq!(
+            one("x = 1\nif x:\n    # nothing yet\npass\n"),
+            vec![(
+                4,
+                "expected an indented block after 'if' statement on line 2"
+            )]
+        );
+        assert_eq!(
+            one("class A:\n    def f(self):\n    return 1\n"),
+            vec![(
+                3,
+                "expected an indented block after function definition on line 2"
+            )]
+        );
+        assert_eq!(
+            one("try:\n    a()\nexcept E:\nb()\n"),
+            vec![(
+                4,
+                "expected an indented block after 'except' statement on line 3"
+            )]
+        );
+        assert_eq!(
+            one("for x in y:\n"),
+            vec![(
+                1,
+                "expected an indented block after 'for' statement on line 1"
+            )]
+        );
+        // One-line bodies and a body on the next line are fine.
+        assert_eq!(one("if a: b()\nwhile c:\n    d()\nelse: pass\n"), vec![]);
+        // A body that does not parse is no indentation error.
+        assert_eq!(one("with open(p) as f:\n    f.write(data\n"), vec![]);
     }
 }

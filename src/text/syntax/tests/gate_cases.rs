@@ -126,7 +126,12 @@ fn python() {
         bad: ("print(area(2, 3))", "print(area(2, 3)"),
         refused: (5, 6, "unclosed `(`: no matching `)`"),
         also: &[],
-        second: Some((2, "unclosed `[`: no matching `]`")),
+        // The inserted line leaves `def area` without an indented body, the
+        // first thing wrong on that line.
+        second: Some((
+            2,
+            "expected an indented block after function definition on line 1",
+        )),
     });
 }
 
