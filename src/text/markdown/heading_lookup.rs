@@ -4,8 +4,10 @@
 //! Matching is exact on the heading's text, case included, after trimming and
 //! collapsing runs of whitespace; the level and the explicit id must match too
 //! when the query gives them. ATX closing `#`s in the query are ignored, so a
-//! line copied from the document works as a query. Anything but exactly one
-//! match is an error that says why and what to try next.
+//! line copied from the document works as a query; the query's text as
+//! written matches too, so a heading whose text ends in `#` or `{#id}` (a
+//! setext heading, say) is found by the name its outline shows. Anything but
+//! exactly one match is an error that says why and what to try next.
 
 use std::fmt;
 
@@ -78,6 +80,11 @@ struct Query {
     level: Option<u8>,
     text: String,
     id: Option<String>,
+    /// The text after the level marker as written, without taking off a
+    /// closing `#` sequence or a `{#id}`: the heading's text may hold those
+    /// literally (a setext heading, or one that ends in other whitespace than
+    /// spaces and tabs), and its outline name must still find it.
+    literal: String,
 }
 
 /// Takes a query apart, or says why it cannot name a heading.
@@ -110,6 +117,7 @@ fn parse_query(query: &str) -> Result<Query, String> {
         level,
         text,
         id: id.map(str::to_string),
+        literal: collapse_whitespace(rest),
     })
 }
 
@@ -137,12 +145,13 @@ pub fn find_heading<'a>(
         .iter()
         .zip(&texts)
         .filter(|(heading, text)| {
-            **text == parsed.text
-                && parsed.level.is_none_or(|level| heading.level == level)
+            let named = **text == parsed.text
                 && parsed
                     .id
                     .as_ref()
-                    .is_none_or(|id| heading.id.as_ref() == Some(id))
+                    .is_none_or(|id| heading.id.as_ref() == Some(id));
+            parsed.level.is_none_or(|level| heading.level == level)
+                && (named || **text == parsed.literal)
         })
         .map(|(heading, _)| heading)
         .collect();
@@ -488,6 +497,37 @@ mod tests {
         let outline = parse("# #5 bolts\n## C#\n");
         assert_eq!(find_heading(&outline, "#5 bolts").unwrap().line, 1);
         assert_eq!(find_heading(&outline, "## C#").unwrap().line, 2);
+    }
+
+    #[test]
+    fn an_outline_name_never_finds_only_another_heading() {
+        // A setext heading keeps a trailing ` #`, and an id followed by a
+        // character other than a space or tab is text. Their outline names
+        // read as another heading's once closing hashes or the id are taken
+        // off; they must not find that heading alone, which would edit it
+        // instead. Both readings match, so the lookup refuses as ambiguous.
+        let outline = parse("Plan #\n------\n\n## Plan\n");
+        assert_eq!(outline.headings[0].display(), "## Plan #");
+        assert_eq!(
+            find_heading(&outline, "## Plan #").unwrap_err(),
+            HeadingLookupError::Ambiguous {
+                query: "## Plan #".into(),
+                candidates: vec![r("## Plan #", 1), r("## Plan", 4)],
+            }
+        );
+        assert_eq!(find_heading(&outline, "## Plan").unwrap().line, 4);
+        let alone = parse("Plan #\n------\n");
+        assert_eq!(find_heading(&alone, "## Plan #").unwrap().line, 1);
+
+        let outline = parse("## Plan {#plan}\r\r\n\n## Plan {#plan}\n");
+        assert_eq!(outline.headings[0].display(), "## Plan {#plan}\r");
+        assert_eq!(
+            find_heading(&outline, "## Plan {#plan}\r").unwrap_err(),
+            HeadingLookupError::Ambiguous {
+                query: "## Plan {#plan}\r".into(),
+                candidates: vec![r("## Plan {#plan}\r", 1), r("## Plan", 3)],
+            }
+        );
     }
 
     #[test]
