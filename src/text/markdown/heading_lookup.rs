@@ -109,7 +109,12 @@ fn parse_query(query: &str) -> Result<Query, String> {
         (None, trimmed)
     };
     let (text, id) = split_custom_id(atx_text(rest.trim()));
-    let text = collapse_whitespace(text);
+    let literal = collapse_whitespace(rest);
+    let text = match collapse_whitespace(text) {
+        // `### ####` names a heading whose text is `####`.
+        text if text.is_empty() && id.is_none() => literal.clone(),
+        text => text,
+    };
     if text.is_empty() && id.is_none() {
         return Err("it has no heading text after the '#' marker".to_string());
     }
@@ -117,7 +122,7 @@ fn parse_query(query: &str) -> Result<Query, String> {
         level,
         text,
         id: id.map(str::to_string),
-        literal: collapse_whitespace(rest),
+        literal,
     })
 }
 
@@ -518,6 +523,11 @@ mod tests {
         assert_eq!(find_heading(&outline, "## Plan").unwrap().line, 4);
         let alone = parse("Plan #\n------\n");
         assert_eq!(find_heading(&alone, "## Plan #").unwrap().line, 1);
+
+        // A heading of nothing but `#`s (the last one a closing sequence).
+        let hashes = parse("### #### #\n");
+        assert_eq!(hashes.headings[0].display(), "### ####");
+        assert_eq!(find_heading(&hashes, "### ####").unwrap().line, 1);
 
         let outline = parse("## Plan {#plan}\r\r\n\n## Plan {#plan}\n");
         assert_eq!(outline.headings[0].display(), "## Plan {#plan}\r");
