@@ -43,7 +43,19 @@ const LABELS: &[Option<&str>] = &[
 
 /// New text for a splice: anything from empty to characters outside the BMP.
 const NEW_TEXT: &[&str] = &[
-    "", "x", "é", "日本語", "\r\n", "\n", "\u{feff}", "€", "😀", "\u{feff}a", "ÿþ", "\r", "한",
+    "",
+    "x",
+    "é",
+    "日本語",
+    "\r\n",
+    "\n",
+    "\u{feff}",
+    "€",
+    "😀",
+    "\u{feff}a",
+    "ÿþ",
+    "\r",
+    "한",
 ];
 
 fuzz_target!(|data: &[u8]| {
@@ -58,7 +70,11 @@ fuzz_target!(|data: &[u8]| {
     let Ok(doc) = Document::decode(bytes.to_vec(), declared) else {
         return;
     };
-    assert_eq!(doc.to_bytes(), bytes, "an accepted file is written back as it was");
+    assert_eq!(
+        doc.to_bytes(),
+        bytes,
+        "an accepted file is written back as it was"
+    );
     assert_eq!(doc.byte_len(), bytes.len());
     assert_eq!(doc.hash(), file_hash(&[bytes]));
     let fresh = Document::from_text(doc.text(), doc.encoding(), doc.has_bom())
@@ -101,7 +117,10 @@ fn check_splices(doc: &Document, bytes: &[u8], specs: &[u8]) {
     let edited = match doc.apply(&splices) {
         Ok(edited) => edited,
         Err(EncodeError::Unmappable { ch, .. }) => {
-            assert!(doc.encoding().encode(&ch.to_string()).is_err(), "{ch:?} was refused");
+            assert!(
+                doc.encoding().encode(&ch.to_string()).is_err(),
+                "{ch:?} was refused"
+            );
             return;
         }
         Err(e) => panic!("{e}"),
@@ -129,15 +148,27 @@ fn check_splices(doc: &Document, bytes: &[u8], specs: &[u8]) {
     let out = edited.to_bytes();
     assert_eq!(edited.byte_len(), out.len());
     if let (Some(first), Some(last)) = (splices.first(), splices.last()) {
-        let bom = if doc.has_bom() { doc.encoding().bom().len() } else { 0 };
+        let bom = if doc.has_bom() {
+            doc.encoding().bom().len()
+        } else {
+            0
+        };
         let head = bom + encoded_len(doc, &text[..first.range.start]);
         let tail = encoded_len(doc, &text[last.range.end..]);
         assert_eq!(out[..head], bytes[..head], "bytes before the first splice");
-        assert_eq!(out[out.len() - tail..], bytes[bytes.len() - tail..], "bytes after the last");
+        assert_eq!(
+            out[out.len() - tail..],
+            bytes[bytes.len() - tail..],
+            "bytes after the last"
+        );
     }
     let fresh = Document::from_text(edited.text(), doc.encoding(), doc.has_bom())
         .expect("edited text encodes");
-    assert_eq!(fresh.to_bytes(), out, "the edited bytes are the edited text, encoded");
+    assert_eq!(
+        fresh.to_bytes(),
+        out,
+        "the edited bytes are the edited text, encoded"
+    );
 }
 
 /// Bytes `piece` of the document's text takes on disk.
@@ -151,10 +182,19 @@ fn check_line_insert(doc: &Document) {
     let count = doc.line_count();
     for before in [1, count / 2 + 1, count + 1] {
         let eol = doc.eol_near(before.saturating_sub(1).max(1));
-        let Ok(planned) = plan(doc, &LineEdit::Insert { before, content: "new line\n" }, eol) else {
+        let Ok(planned) = plan(
+            doc,
+            &LineEdit::Insert {
+                before,
+                content: "new line\n",
+            },
+            eol,
+        ) else {
             continue;
         };
-        let edited = doc.apply(&[planned.splice]).expect("ASCII encodes everywhere");
+        let edited = doc
+            .apply(&[planned.splice])
+            .expect("ASCII encodes everywhere");
         assert_eq!(edited.has_bom(), doc.has_bom());
         assert_eq!(edited.encoding(), doc.encoding());
         match doc.eol_style() {

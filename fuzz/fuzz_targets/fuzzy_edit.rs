@@ -45,8 +45,8 @@ fuzz_target!(|data: &[u8]| {
         .collect();
     let new_kind = choose(&mut u, 8);
     let (at, given_len) = (byte(&mut u), byte(&mut u));
-    let given = String::from_utf8_lossy(u.bytes(usize::from(given_len % 48)).unwrap_or(&[]))
-        .into_owned();
+    let given =
+        String::from_utf8_lossy(u.bytes(usize::from(given_len % 48)).unwrap_or(&[])).into_owned();
     let text = String::from_utf8_lossy(u.take_rest()).into_owned();
 
     let mut search: Vec<String> = if search_kind == 0 {
@@ -55,7 +55,12 @@ fuzz_target!(|data: &[u8]| {
         let lines: Vec<&str> = text.split_inclusive('\n').collect();
         let first = usize::from(start) % lines.len().max(1);
         let count = 1 + usize::from(len) % 8;
-        lines.iter().skip(first).take(count).map(|l| l.to_string()).collect()
+        lines
+            .iter()
+            .skip(first)
+            .take(count)
+            .map(|l| l.to_string())
+            .collect()
     };
     for &(kind, i, arg) in &drifts {
         drift(&mut search, kind, usize::from(i), arg);
@@ -65,7 +70,9 @@ fuzz_target!(|data: &[u8]| {
     let new = new.concat();
 
     if std::env::var_os("FUZZ_SHOW").is_some() {
-        eprintln!("threshold {threshold} {strategy:?}\nsearch {search:?}\nnew {new:?}\ntext {text:?}");
+        eprintln!(
+            "threshold {threshold} {strategy:?}\nsearch {search:?}\nnew {new:?}\ntext {text:?}"
+        );
     }
     let request = EditRequest::new(&search, &new)
         .with_threshold(threshold)
@@ -128,12 +135,18 @@ fn drift(lines: &mut Vec<String>, kind: u8, i: usize, arg: u8) {
         }
         5 => lines.insert(i, "\n".to_string()),
         6 if n >= 3 => {
-            let indent: String = lines[1].chars().take_while(|c| *c == ' ' || *c == '\t').collect();
+            let indent: String = lines[1]
+                .chars()
+                .take_while(|c| *c == ' ' || *c == '\t')
+                .collect();
             let keep = usize::from(arg) % (n - 2);
             lines.splice(1..n - 1 - keep, [format!("{indent}// ...\n")]);
         }
         7 => lines.iter_mut().for_each(|l| {
-            *l = l.replace('"', "\u{201c}").replace('\'', "\u{2019}").replace('-', "\u{2013}")
+            *l = l
+                .replace('"', "\u{201c}")
+                .replace('\'', "\u{2019}")
+                .replace('-', "\u{2013}")
         }),
         8 => lines.iter_mut().for_each(|l| {
             *l = if l.ends_with("\r\n") {
@@ -158,7 +171,10 @@ fn replacement(search: &[String], kind: u8, at: usize, given: &str) -> Vec<Strin
         0 | 1 => {}
         2 => return given.split_inclusive('\n').map(str::to_string).collect(),
         3 if at < new.len() => {
-            let indent: String = new[at].chars().take_while(|c| *c == ' ' || *c == '\t').collect();
+            let indent: String = new[at]
+                .chars()
+                .take_while(|c| *c == ' ' || *c == '\t')
+                .collect();
             new[at] = format!("{indent}{line}");
         }
         4 => new.insert(at, line),
@@ -211,11 +227,18 @@ fn check_plan(
         } else {
             index.span_of_lines(lines.start, lines.end)
         };
-        assert_eq!(edit.before, text[span.clone()], "before is the matched lines");
+        assert_eq!(
+            edit.before,
+            text[span.clone()],
+            "before is the matched lines"
+        );
         if range.start < span.start {
             // Removing the last lines of a text without a final newline
             // takes the ending of the line before them too.
-            assert!(lines.end == index.len() && !text.ends_with('\n'), "{range:?} {lines:?}");
+            assert!(
+                lines.end == index.len() && !text.ends_with('\n'),
+                "{range:?} {lines:?}"
+            );
             assert!(edit.splice.text.is_empty() && edit.after.is_empty());
             assert!(matches!(&text[range.start..span.start], "\n" | "\r\n"));
             assert_eq!(range.end, span.end);
@@ -239,7 +262,10 @@ fn check_plan(
     }
     let result = plan.apply_to(text);
     if search == new {
-        assert_eq!(result, text, "a request that changes nothing changes nothing");
+        assert_eq!(
+            result, text,
+            "a request that changes nothing changes nothing"
+        );
     }
     // Lines the caller kept at the start of an exact block keep their bytes.
     let kept = search
@@ -252,7 +278,9 @@ fn check_plan(
             let disk: String = edit.before.split_inclusive('\n').take(kept).collect();
             // They may lose the last ending when they end the text and it has
             // no final newline.
-            let unended = disk.strip_suffix('\n').map(|d| d.strip_suffix('\r').unwrap_or(d));
+            let unended = disk
+                .strip_suffix('\n')
+                .map(|d| d.strip_suffix('\r').unwrap_or(d));
             assert!(
                 edit.after.starts_with(&disk) || unended == Some(edit.after.as_str()),
                 "kept lines keep their bytes"

@@ -237,7 +237,11 @@ impl AsyncRead for Pieces {
 struct Sink(Arc<Mutex<Vec<u8>>>);
 
 impl AsyncWrite for Sink {
-    fn poll_write(self: Pin<&mut Self>, _: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        _: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
         self.0.lock().unwrap().extend_from_slice(buf);
         Poll::Ready(Ok(buf.len()))
     }

@@ -36,8 +36,14 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(sections.code_blocks, outline.code_blocks);
     assert_eq!(sections.headings.len(), outline.headings.len());
     for (s, h) in sections.headings.iter().zip(&outline.headings) {
-        assert_eq!((s.level, &s.text, s.line, s.last_line), (h.level, &h.text, h.line, h.last_line));
-        assert_eq!((s.section_end, s.content_end, &s.id), (h.section_end, h.content_end, &h.id));
+        assert_eq!(
+            (s.level, &s.text, s.line, s.last_line),
+            (h.level, &h.text, h.line, h.last_line)
+        );
+        assert_eq!(
+            (s.section_end, s.content_end, &s.id),
+            (h.section_end, h.content_end, &h.id)
+        );
     }
     serde_json::to_string(&outline).expect("the outline serializes");
     serde_json::to_string(&outline.heading_tree()).expect("the tree serializes");
@@ -49,11 +55,19 @@ fuzz_target!(|data: &[u8]| {
         check_code_block_targets(&doc, &outline, block);
     }
     for anchor in &outline.anchors {
-        let first = outline.find_anchor(&anchor.id).expect("every anchor is found");
+        let first = outline
+            .find_anchor(&anchor.id)
+            .expect("every anchor is found");
         assert_eq!(first.id, anchor.id);
         assert!(first.line <= anchor.line);
-        let read = resolve_read(&doc, Some(&outline), None, &Target::Anchor(anchor.id.clone()), 200)
-            .expect("an anchor of the outline reads");
+        let read = resolve_read(
+            &doc,
+            Some(&outline),
+            None,
+            &Target::Anchor(anchor.id.clone()),
+            200,
+        )
+        .expect("an anchor of the outline reads");
         assert_eq!(read.span.start, first.line);
         assert!(read.span.start <= read.span.end && read.span.end <= count.max(1));
     }
@@ -77,8 +91,14 @@ fn check_outline(doc: &Document, outline: &MarkdownOutline) {
         assert!(1 <= h.line && h.line <= h.last_line && h.last_line <= h.section_end);
         assert!(h.section_end <= count, "section past the end: {h:?}");
         assert_eq!(h.setext, h.last_line > h.line, "{h:?}");
-        assert!(h.last_line <= h.content_end && h.content_end <= h.section_end, "{h:?}");
-        assert!(h.content_end == h.last_line || !blank(h.content_end), "{h:?}");
+        assert!(
+            h.last_line <= h.content_end && h.content_end <= h.section_end,
+            "{h:?}"
+        );
+        assert!(
+            h.content_end == h.last_line || !blank(h.content_end),
+            "{h:?}"
+        );
         // The section runs to the next heading of the same or a higher level.
         let next = headings[i + 1..].iter().find(|n| n.level <= h.level);
         assert_eq!(h.section_end, next.map_or(count, |n| n.line - 1), "{h:?}");
@@ -89,27 +109,48 @@ fn check_outline(doc: &Document, outline: &MarkdownOutline) {
         }
         // Between the content end and the next heading (of any level) or
         // the section's end, every line is blank.
-        let stop = headings.get(i + 1).map_or(count + 1, |n| n.line).min(h.section_end + 1);
+        let stop = headings
+            .get(i + 1)
+            .map_or(count + 1, |n| n.line)
+            .min(h.section_end + 1);
         if h.content_end < stop {
             for k in h.content_end + 1..stop {
-                assert!(blank(k), "line {k} after the content end of {h:?} is not blank");
+                assert!(
+                    blank(k),
+                    "line {k} after the content end of {h:?} is not blank"
+                );
             }
         }
-        assert_eq!(outline.nearest_heading(h.line).map(|x| x.line), Some(h.line));
+        assert_eq!(
+            outline.nearest_heading(h.line).map(|x| x.line),
+            Some(h.line)
+        );
     }
     let slugs: std::collections::HashSet<&str> = headings.iter().map(|h| h.slug.as_str()).collect();
     assert_eq!(slugs.len(), headings.len(), "slugs are unique");
 
     let mut flat = Vec::new();
     flatten(&outline.heading_tree(), 0, &mut flat);
-    let expected: Vec<_> = headings.iter().map(|h| (h.level, h.line, h.section_end)).collect();
-    assert_eq!(flat, expected, "the tree lists every heading once, in order");
+    let expected: Vec<_> = headings
+        .iter()
+        .map(|h| (h.level, h.line, h.section_end))
+        .collect();
+    assert_eq!(
+        flat, expected,
+        "the tree lists every heading once, in order"
+    );
 
     for (i, b) in outline.code_blocks.iter().enumerate() {
         assert_eq!(b.index, i);
-        assert!(1 <= b.start_line && b.start_line <= b.end_line && b.end_line <= count, "{b:?}");
+        assert!(
+            1 <= b.start_line && b.start_line <= b.end_line && b.end_line <= count,
+            "{b:?}"
+        );
         if let Some(next) = outline.code_blocks.get(i + 1) {
-            assert!(b.end_line < next.start_line, "code blocks overlap: {b:?} {next:?}");
+            assert!(
+                b.end_line < next.start_line,
+                "code blocks overlap: {b:?} {next:?}"
+            );
         }
         if let Some((first, last)) = b.content_lines() {
             assert!(b.start_line < first && first <= last && last <= b.end_line);
@@ -125,7 +166,12 @@ fn check_outline(doc: &Document, outline: &MarkdownOutline) {
         assert_eq!(f.start_line, 1);
         assert!(f.start_line < f.end_line && f.end_line <= count, "{f:?}");
         assert!(headings.iter().all(|h| h.line > f.end_line));
-        assert!(outline.code_blocks.iter().all(|b| b.start_line > f.end_line));
+        assert!(
+            outline
+                .code_blocks
+                .iter()
+                .all(|b| b.start_line > f.end_line)
+        );
     }
     for a in &outline.anchors {
         assert!(1 <= a.line && a.line <= count, "{a:?}");
@@ -169,8 +215,14 @@ fn check_heading_targets(doc: &Document, outline: &MarkdownOutline, h: &markdown
         return;
     };
     assert_eq!(found.line, h.line);
-    let read = resolve_read(doc, Some(outline), None, &Target::Heading(display.clone()), 200)
-        .expect("a found heading reads");
+    let read = resolve_read(
+        doc,
+        Some(outline),
+        None,
+        &Target::Heading(display.clone()),
+        200,
+    )
+    .expect("a found heading reads");
     assert_eq!((read.span.start, read.span.end), (h.line, h.section_end));
 
     let site = |target: Target, op| resolve_edit(doc, Some(outline), &target, op).map(|e| e.site);
@@ -184,7 +236,10 @@ fn check_heading_targets(doc: &Document, outline: &MarkdownOutline, h: &markdown
     );
     assert_eq!(
         site(Target::Heading(display.clone()), Operation::Replace),
-        Ok(EditSite::Lines { first: h.line, last: h.last_line })
+        Ok(EditSite::Lines {
+            first: h.line,
+            last: h.last_line
+        })
     );
     assert!(matches!(
         site(Target::AppendToSection(display.clone()), Operation::Delete),
@@ -223,7 +278,9 @@ fn check_code_block_targets(doc: &Document, outline: &MarkdownOutline, b: &markd
             Err(e) => panic!("codeBlock {} with {op:?}: {e}", b.index),
         }
     }
-    let past = Target::CodeBlock { index: outline.code_blocks.len() };
+    let past = Target::CodeBlock {
+        index: outline.code_blocks.len(),
+    };
     assert!(matches!(
         resolve_read(doc, Some(outline), None, &past, 200),
         Err(TargetError::CodeBlockOutOfRange { .. })
@@ -234,14 +291,29 @@ fn check_code_block_targets(doc: &Document, outline: &MarkdownOutline, b: &markd
 /// byte: the text before and after the insertion point is the old text.
 fn assert_insert_changes_only_its_line(doc: &Document, at: usize) {
     let eol = doc.eol_near(at.saturating_sub(1).max(1));
-    let planned = plan(doc, &LineEdit::Insert { before: at, content: "INSERTED\n" }, eol)
-        .expect("an insert at a resolved site plans");
+    let planned = plan(
+        doc,
+        &LineEdit::Insert {
+            before: at,
+            content: "INSERTED\n",
+        },
+        eol,
+    )
+    .expect("an insert at a resolved site plans");
     let after = doc.apply(&[planned.splice]).expect("UTF-8 encodes");
     let (old, new) = (doc.text(), after.text());
-    let pos = if at <= doc.line_count() { doc.lines().start(at) } else { old.len() };
+    let pos = if at <= doc.line_count() {
+        doc.lines().start(at)
+    } else {
+        old.len()
+    };
     assert!(new.len() > old.len());
     assert_eq!(new[..pos], old[..pos], "text before line {at}");
-    assert_eq!(new[new.len() - (old.len() - pos)..], old[pos..], "text from line {at} on");
+    assert_eq!(
+        new[new.len() - (old.len() - pos)..],
+        old[pos..],
+        "text from line {at} on"
+    );
     let middle = &new[pos..new.len() - (old.len() - pos)];
     let line = format!("INSERTED{}", eol.as_str());
     if at > doc.line_count() && !doc.has_final_newline() && !old.is_empty() {

@@ -19,13 +19,24 @@ use mcp_server_text::text::edit::content_lines;
 use mcp_server_text::text::encoding::TextEncoding;
 use mcp_server_text::text::lines::{Eol, EolStyle};
 use mcp_server_text::text::range_patch::{
-    Checked, LineRange, RangeEdit, Site, StringPatch, apply_edits, check_deletions,
-    check_patches, lines_text,
+    Checked, LineRange, RangeEdit, Site, StringPatch, apply_edits, check_deletions, check_patches,
+    lines_text,
 };
 
 /// Strings that often make a difference, beside arbitrary ones.
 const PALETTE: &[&str] = &[
-    "", "x\n", "x", "\n", "\r\n", "a\nb\n", "a\r\nb", "\n\n", "é\n", "😀", "\u{feff}x\n", "\r",
+    "",
+    "x\n",
+    "x",
+    "\n",
+    "\r\n",
+    "a\nb\n",
+    "a\r\nb",
+    "\n\n",
+    "é\n",
+    "😀",
+    "\u{feff}x\n",
+    "\r",
 ];
 
 struct RawPatch {
@@ -47,7 +58,12 @@ fuzz_target!(|data: &[u8]| {
         let ranges = (0..choose(&mut u, 4))
             .map(|_| (byte(&mut u), byte(&mut u), byte(&mut u)))
             .collect();
-        raw.push(RawPatch { old_kind, old, new, ranges });
+        raw.push(RawPatch {
+            old_kind,
+            old,
+            new,
+            ranges,
+        });
     }
     // Files with NUL bytes are refused as binary before any patch is checked.
     let text = String::from_utf8_lossy(u.take_rest()).replace('\0', " ");
@@ -209,7 +225,10 @@ fn check_applied(doc: &Document, checked: &Checked<'_>) {
         match old_eol {
             Some(Eol::None) => {}
             Some(old) if k == last && !doc.has_final_newline() => {
-                assert!(eol == *old || eol == Eol::None, "line {k}: {eol:?} for {old:?}");
+                assert!(
+                    eol == *old || eol == Eol::None,
+                    "line {k}: {eol:?} for {old:?}"
+                );
             }
             Some(old) => assert_eq!(eol, *old, "line {k} of the result keeps its ending"),
             None => {}
