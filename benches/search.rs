@@ -77,11 +77,8 @@ fn main() {
             bytes as f64 / 1e6,
             started.elapsed().as_secs_f64()
         );
-        let options = WorkspaceOptions {
-            lock_dir: Some(dir.path().join("locks")),
-            ..WorkspaceOptions::default()
-        };
-        let workspace = Arc::new(Workspace::new(vec![root.clone()], options).unwrap());
+        let workspace =
+            Arc::new(Workspace::new(vec![root.clone()], WorkspaceOptions::default()).unwrap());
         let registry = Registry::new(&Toolset::ALL, false);
         let ctx = ToolContext::new(workspace, Arc::new(Settings::default()));
         let runs = if files > 10_000 { 7 } else { 11 };

@@ -4,7 +4,8 @@
 //! Run with `cargo bench --bench text_tools` (add `-- 1` to only do 1 MB).
 //! For each generated file (1, 10 and 50 MB) it prints the median time of:
 //! TextReplace near the end, TextPatch appendToSection, TextRead of 20 lines
-//! mid-file and TextInspect structure; the floor (read the file; write it to a
+//! mid-file, TextInspect structure (outline and links, each link listed
+//! checked), and the text core's link parse alone; the floor (read the file; write it to a
 //! temp file, fsync, rename); their ratio; and the peak memory each tool call
 //! added, as a multiple of the file size.
 
@@ -31,11 +32,8 @@ fn main() {
     };
     let dir = tempfile::tempdir().expect("temp dir");
     let root = std::fs::canonicalize(dir.path()).unwrap();
-    let options = WorkspaceOptions {
-        lock_dir: Some(root.join(".locks")),
-        ..WorkspaceOptions::default()
-    };
-    let workspace = Arc::new(Workspace::new(vec![root.clone()], options).unwrap());
+    let workspace =
+        Arc::new(Workspace::new(vec![root.clone()], WorkspaceOptions::default()).unwrap());
     let registry = Registry::new(&Toolset::ALL, false);
     let ctx = ToolContext::new(workspace, Arc::new(Settings::default()));
 
@@ -100,6 +98,24 @@ fn main() {
                 Box::new(|| json!({"tool": "TextInspect", "args": {"filePath": name}})),
             ),
         ];
+        let text = std::fs::read_to_string(&path).unwrap();
+        let parse = median(|| {
+            let started = Instant::now();
+            let index = mcp_server_text::text::lines::LineIndex::new(&text);
+            let links = mcp_server_text::text::markdown::parse_links(&text, &index);
+            std::hint::black_box(&links);
+            started.elapsed()
+        });
+        println!(
+            "{:<7} {:<30} {:>10} {:>10} {:>6.2}x {:>11}",
+            format!("{mb} MB"),
+            "links parse (text core)",
+            ms(parse),
+            ms(read_floor),
+            parse.as_secs_f64() / read_floor.as_secs_f64(),
+            "n/a"
+        );
+        drop(text);
         for (label, floor, mut make) in cases {
             let mut peak = 0u64;
             let time = median(|| {
@@ -191,6 +207,9 @@ fn generate(path: &Path, size: usize) -> (String, usize) {
                     "Paragraph {p} of part {section}.{sub}: the quick brown fox jumps over the lazy dog while notes accumulate.\n"
                 ));
             }
+            out.push_str(&format!(
+                "See [the part before](#part-{section}{sub}), [[Chapter {section}]] and <https://example.com/{section}>.\n"
+            ));
             out.push_str("\n- first item\n- second item with `code`\n- third item\n\n");
             if sub == 2 {
                 out.push_str("```rust\n# not a heading inside code\nfn main() {\n    println!(\"hi\");\n}\n```\n\n");

@@ -75,26 +75,67 @@ fn assert_all_lines_landed(root: &Path, original: &str) {
     assert_eq!(without_added, original, "only the added lines changed");
 }
 
+/// The user some servers run as when the test runs as root, so that servers
+/// of different users edit one note (`nobody` on most systems).
+const OTHER_USER: u32 = 65534;
+
+/// Whether this process may start others as another user.
+fn is_root() -> bool {
+    use std::os::unix::fs::MetadataExt;
+    // A new file is owned by the effective user id; std has no geteuid.
+    let probe = tempfile::tempfile().unwrap();
+    probe.metadata().unwrap().uid() == 0
+}
+
+/// Makes `path` readable and writable by every user.
+fn open_to_everyone(path: &Path, mode: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn four_server_processes_fifty_calls_each_on_one_note() {
-    let (_dir, root, original) = vault();
-    // Clients start servers with different environments; some drop $USER or
-    // $HOME. The servers must still agree on the lock of the note.
+    let (dir, root, original) = vault();
+    // Clients start servers with different environments: each has its own
+    // temp folder and home, some drop $USER, and (when the test may) two run
+    // as another user. The servers must still agree on the lock of the note.
+    let other_user = is_root();
+    if other_user {
+        open_to_everyone(dir.path(), 0o777);
+        open_to_everyone(&root.join("note.md"), 0o666);
+    } else {
+        eprintln!("not root: every server runs as this user");
+    }
+    let homes = tempfile::tempdir().unwrap();
+    open_to_everyone(homes.path(), 0o755);
     let mut clients: Vec<Client> = Vec::new();
     for agent in AGENTS {
-        let client = stdio_client(&root, |cmd| match agent {
-            "B" => {
-                cmd.env_remove("USER");
+        let home = homes.path().join(format!("home-{agent}"));
+        let tmp = homes.path().join(format!("tmp-{agent}"));
+        std::fs::create_dir(&home).unwrap();
+        std::fs::create_dir(&tmp).unwrap();
+        let as_other = other_user && matches!(agent, "C" | "D");
+        if as_other {
+            open_to_everyone(&home, 0o777);
+            open_to_everyone(&tmp, 0o777);
+        }
+        let client = stdio_client(&root, |cmd| {
+            cmd.env("HOME", &home).env("TMPDIR", &tmp);
+            match agent {
+                "B" => {
+                    cmd.env_remove("USER");
+                }
+                "C" => {
+                    cmd.env("USER", "someone-else");
+                }
+                "D" => {
+                    cmd.env_remove("USER").env_remove("LOGNAME");
+                }
+                _ => {}
             }
-            "C" => {
-                cmd.env("USER", "someone-else");
+            if as_other {
+                cmd.uid(OTHER_USER).gid(OTHER_USER);
             }
-            "D" => {
-                cmd.env_remove("USER")
-                    .env_remove("LOGNAME")
-                    .env_remove("HOME");
-            }
-            _ => {}
         })
         .await;
         clients.push(client);
@@ -112,15 +153,32 @@ async fn four_server_processes_fifty_calls_each_on_one_note() {
         done.unwrap();
     }
     eprintln!(
-        "{} calls from {} server processes on a {} KB note in {:?}",
+        "{} calls from {} server processes ({}) on a {} KB note in {:?}",
         AGENTS.len() * CALLS,
         AGENTS.len(),
+        if other_user {
+            "two of them as another user"
+        } else {
+            "all as this user"
+        },
         original.len() / 1000,
         started.elapsed()
     );
     assert_all_lines_landed(&root, &original);
     for client in clients {
         client.cancel().await.unwrap();
+    }
+    for agent in AGENTS {
+        for folder in ["home", "tmp"] {
+            let path = homes.path().join(format!("{folder}-{agent}"));
+            let left: Vec<_> = std::fs::read_dir(&path).unwrap().flatten().collect();
+            assert!(
+                left.is_empty(),
+                "{} holds {:?}: nothing belongs in a server's temp folder or home",
+                path.display(),
+                left.iter().map(|e| e.file_name()).collect::<Vec<_>>()
+            );
+        }
     }
 }
 

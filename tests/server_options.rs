@@ -1,5 +1,5 @@
 //! The server's options as a user meets them: MCP roots from the client
-//! replacing the command line's, `--read-only`, `--extensions`, `--toolsets`.
+//! narrowing the command line's, `--read-only`, `--extensions`, `--toolsets`.
 
 // MCP roots are deprecated in the newest protocol revision; clients in use
 // today still send them, so the server supports them and this test uses them.
@@ -78,12 +78,12 @@ async fn inspect(peer: &rmcp::Peer<RoleClient>, path: &str) -> Value {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn client_roots_replace_the_command_lines_and_follow_changes() {
+async fn client_roots_narrow_the_command_lines_and_follow_changes() {
     let dir = tempfile::tempdir().unwrap();
     let base = std::fs::canonicalize(dir.path()).unwrap();
     let cli_root = folder(&base, "cli root", "# From the command line\n");
-    let first = folder(&base, "client one", "# First client root\n\nline\n");
-    let second = folder(&base, "client two", "# Second\n");
+    let first = folder(&cli_root, "client one", "# First client root\n\nline\n");
+    let second = folder(&cli_root, "client two", "# Second\n");
     let roots = Arc::new(Mutex::new(vec![first.clone()]));
     let command = tokio::process::Command::new(BIN).configure(|cmd| {
         cmd.arg(&cli_root).arg("--toolsets").arg("text");
@@ -163,7 +163,8 @@ fn read_only_offers_only_tools_that_change_nothing() {
             "TextSearch",
             "ListDirectories",
             "ListFiles",
-            "get_text_file_contents"
+            "get_text_file_contents",
+            "CheckLinks"
         ]
     );
     assert!(
@@ -187,11 +188,13 @@ fn toolsets_pick_the_tools() {
             "ListFiles",
             "Move",
             "RemoveFile",
-            "edit_code"
+            "edit_code",
+            "CheckLinks"
         ]
     );
     assert_eq!(names(&tools_json(&["--toolsets", "code"])), ["edit_code"]);
-    assert_eq!(names(&tools_json(&["--toolsets", "all"])).len(), 16);
+    assert_eq!(names(&tools_json(&["--toolsets", "links"])), ["CheckLinks"]);
+    assert_eq!(names(&tools_json(&["--toolsets", "all"])).len(), 17);
     let bad = std::process::Command::new(BIN)
         .args(["tools", "--toolsets", "text,nope"])
         .output()

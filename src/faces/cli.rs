@@ -10,6 +10,10 @@ use std::sync::Arc;
 use clap::{Args, Parser, Subcommand};
 use serde_json::Value;
 
+use super::auth::HttpAuth;
+use super::client_roots::RootsBound;
+use super::http::HttpConfig;
+use super::limits::{MIN_MAX_REQUEST, show_size};
 use super::mcp::{TextServer, mcp_tool};
 use crate::tools::context::{Settings, ToolContext};
 use crate::tools::registry::Registry;
@@ -27,15 +31,23 @@ Examples:
 Toolsets: text (TextInspect, TextRead, TextPatch, TextReplace, TextSearch), files (ListDirectories,
 ListFiles, Move, RemoveFile), code (edit_code), editor (the mcp-text-editor API:
 get_text_file_contents, patch_text_file_contents, create_text_file, append_text_file_contents,
-insert_text_file_contents, delete_text_file_contents). Default: text,files,code.";
+insert_text_file_contents, delete_text_file_contents), links (CheckLinks). Default: text,files,code,links.
+
+Security: the ROOT folders are the outer bound. MCP roots a client announces are used only where
+they lie inside them; others are ignored (with a warning, and a note to the agent). Only over
+stdio with no ROOT given are the client's roots used as given. Over --http every request needs
+'Authorization: Bearer <token>': the token from MCP_TEXT_HTTP_TOKEN (or --http-token), or one
+generated at start and printed on stderr with a client configuration to paste. Listening on
+anything but loopback needs your own token; --http-no-auth (loopback only) switches the check off.";
 
 /// MCP server and command line for precise, safe edits of text, Markdown and source files.
 #[derive(Debug, Parser)]
 #[command(name = "mcp-server-text", version, about, after_help = AFTER_HELP)]
 #[command(subcommand_precedence_over_arg = true)]
 pub struct Cli {
-    /// Root folders the tools may work in (default: the current folder). An MCP
-    /// client that offers roots replaces them.
+    /// Root folders the tools may work in (default: the current folder). They
+    /// bound MCP roots a client announces: those are used only inside them
+    /// (over stdio with no ROOT given, a client's roots are used as given).
     #[arg(value_name = "ROOT", env = "MCP_TEXT_ROOTS", value_delimiter = ',')]
     pub roots: Vec<PathBuf>,
 
@@ -53,12 +65,12 @@ pub struct ServerOptions {
     #[arg(long, value_name = "ADDR", env = "MCP_TEXT_HTTP", global = true)]
     pub http: Option<String>,
 
-    /// Comma-separated toolsets to switch on: text, files, code, editor, or all.
+    /// Comma-separated toolsets to switch on: text, files, code, editor, links, or all.
     #[arg(
         long,
         value_name = "LIST",
         env = "MCP_TEXT_TOOLSETS",
-        default_value = "text,files,code",
+        default_value = "text,files,code,links",
         global = true
     )]
     pub toolsets: String,
@@ -103,9 +115,36 @@ pub struct ServerOptions {
     )]
     pub allowed_hosts: Vec<String>,
 
-    /// Folder for the per-file lock files that serialize edits between servers [default: a folder for this user under the system temp folder]. Servers sharing a folder of notes must share this too; set it when they run with different temp folders (containers, sandboxes).
-    #[arg(long, value_name = "DIR", env = "MCP_TEXT_LOCK_DIR", global = true)]
-    pub lock_dir: Option<PathBuf>,
+    /// With --http, the bearer token every request must carry (Authorization: Bearer TOKEN), at least 16 visible characters; prefer the environment variable, which other users cannot see in the process list. [default: generated at start and printed on stderr; required when listening on anything but loopback]
+    #[arg(
+        long,
+        value_name = "TOKEN",
+        env = "MCP_TEXT_HTTP_TOKEN",
+        hide_env_values = true,
+        global = true
+    )]
+    pub http_token: Option<String>,
+
+    /// With --http on a loopback address, accept requests without a token: every program of every user on this machine can then use the tools.
+    #[arg(long, env = "MCP_TEXT_HTTP_NO_AUTH", global = true)]
+    pub http_no_auth: bool,
+
+    /// With --http, the most client sessions alive at once; more are refused with HTTP 503 until one ends (closed by its client, or 30 minutes without requests).
+    #[arg(long, value_name = "N", env = "MCP_TEXT_HTTP_MAX_SESSIONS", default_value_t = super::http::DEFAULT_MAX_SESSIONS as u32, value_parser = clap::value_parser!(u32).range(1..), global = true)]
+    pub http_max_sessions: u32,
+
+    /// Largest request a client may send at once (a stdio line or an HTTP body), e.g. 64MB; larger ones are refused unread.
+    #[arg(long, value_name = "SIZE", env = "MCP_TEXT_MAX_REQUEST_SIZE", default_value = "64MB", value_parser = parse_size, global = true)]
+    pub max_request_size: u64,
+
+    /// Folder of template files for TextPatch and create_text_file's `template`: relative to each root, or an absolute folder inside one [default: templates].
+    #[arg(
+        long,
+        value_name = "DIR",
+        env = "MCP_TEXT_TEMPLATES_DIR",
+        global = true
+    )]
+    pub templates_dir: Option<PathBuf>,
 }
 
 fn extensions_help() -> String {
@@ -179,13 +218,15 @@ pub fn parse_toolsets(spec: &str) -> Result<Vec<Toolset>, String> {
             Some(_) => {}
             None => {
                 return Err(format!(
-                    "unknown toolset '{name}': choose from text, files, code, editor, or all"
+                    "unknown toolset '{name}': choose from text, files, code, editor, links, or all"
                 ));
             }
         }
     }
     if sets.is_empty() {
-        return Err("--toolsets is empty: choose from text, files, code, editor, or all".into());
+        return Err(
+            "--toolsets is empty: choose from text, files, code, editor, links, or all".into(),
+        );
     }
     Ok(sets)
 }
@@ -212,7 +253,6 @@ impl ServerOptions {
         let options = WorkspaceOptions {
             extensions,
             max_file_size: self.max_file_size,
-            lock_dir: self.lock_dir.clone(),
             ..WorkspaceOptions::default()
         };
         let roots = if roots.is_empty() {
@@ -228,6 +268,7 @@ impl ServerOptions {
             allow_validate_command: self.allow_validate_command,
             format_after_edit: self.format,
             enabled_tools: registry.names(),
+            templates_dir: self.templates_dir.clone(),
         };
         Ok(Setup {
             registry: Arc::new(registry),
@@ -351,9 +392,39 @@ fn list_tools(options: &ServerOptions, json: bool) -> ExitCode {
 
 fn serve(options: &ServerOptions, roots: Vec<PathBuf>) -> ExitCode {
     init_logging(&options.log_level);
+    let max_request = options.max_request_size as usize;
+    if max_request < MIN_MAX_REQUEST {
+        return fail(format!(
+            "--max-request-size must be at least {}, room for an ordinary request",
+            show_size(MIN_MAX_REQUEST)
+        ));
+    }
+    // Refused before anything else happens: a server that would let anyone
+    // in must not start at all.
+    let http = match &options.http {
+        Some(addr) => match http_config(options, addr, max_request) {
+            Ok(config) => Some(config),
+            Err(e) => return fail(e),
+        },
+        None => {
+            if options.http_token.is_some() || options.http_no_auth {
+                tracing::debug!("--http-token and --http-no-auth apply only with --http");
+            }
+            None
+        }
+    };
+    let operator_named_roots = !roots.is_empty();
     let setup = match options.setup(roots) {
         Ok(s) => s,
         Err(e) => return fail(e),
+    };
+    // Over HTTP the folders (or the current folder) always bound what a
+    // client may open; over stdio without folders, the parent process that
+    // started both decides, through its client's roots.
+    let bound = if operator_named_roots || http.is_some() {
+        RootsBound::Within(setup.workspace.roots().list().to_vec())
+    } else {
+        RootsBound::AsGiven
     };
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -362,19 +433,27 @@ fn serve(options: &ServerOptions, roots: Vec<PathBuf>) -> ExitCode {
         Ok(r) => r,
         Err(e) => return fail(format!("cannot start the async runtime: {e}")),
     };
-    let banner = Banner::of(&setup);
-    sweep_in_background(&setup.workspace);
-    let server = TextServer::new(setup.registry, setup.workspace, setup.settings);
+    let banner = Banner::of(&setup, &bound);
+    // Only the folders the operator named are swept: the current-folder
+    // default may be anything (a desktop client starts servers in /), and
+    // --read-only promises that nothing is changed.
+    if options.read_only {
+        tracing::debug!("--read-only: no leftover temp files are removed");
+    } else if operator_named_roots {
+        sweep_in_background(&setup.workspace);
+    }
+    let server = TextServer::new(setup.registry, setup.workspace, setup.settings, bound);
     let result = runtime.block_on(async move {
-        match &options.http {
-            Some(addr) => {
+        match http {
+            Some(config) => {
+                let auth = config.auth.clone();
                 // Announced once bound, with the real port (`--http 127.0.0.1:0`).
-                let listening = |bound| banner.announce(Some(bound));
-                super::http::serve_http(server, addr, &options.allowed_hosts, listening).await
+                let listening = |bound| banner.announce(Some((bound, &auth)));
+                super::http::serve_http(server, config, listening).await
             }
             None => {
                 banner.announce(None);
-                super::stdio::serve_stdio(server).await
+                super::stdio::serve_stdio(server, max_request).await
             }
         }
     });
@@ -387,6 +466,23 @@ fn serve(options: &ServerOptions, roots: Vec<PathBuf>) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => fail(e),
     }
+}
+
+/// The HTTP server's configuration from the options, or why it must not start.
+fn http_config(
+    options: &ServerOptions,
+    addr: &str,
+    max_request: usize,
+) -> Result<HttpConfig, String> {
+    let addr = super::http::parse_addr(addr)?;
+    let auth = super::auth::decide(addr, options.http_token.as_deref(), options.http_no_auth)?;
+    Ok(HttpConfig {
+        addr,
+        extra_hosts: options.allowed_hosts.clone(),
+        auth,
+        max_sessions: options.http_max_sessions as usize,
+        max_request,
+    })
 }
 
 /// How long the server waits, once its transport has ended, for tool calls
@@ -405,10 +501,12 @@ fn sweep_in_background(workspace: &Workspace) {
 struct Banner {
     roots: Vec<String>,
     tools: Vec<&'static str>,
+    /// Whether a client's roots are used as given (stdio, no folder named).
+    roots_as_given: bool,
 }
 
 impl Banner {
-    fn of(setup: &Setup) -> Banner {
+    fn of(setup: &Setup, bound: &RootsBound) -> Banner {
         Banner {
             roots: setup
                 .workspace
@@ -418,18 +516,25 @@ impl Banner {
                 .map(|r| r.display().to_string())
                 .collect(),
             tools: setup.registry.names(),
+            roots_as_given: *bound == RootsBound::AsGiven,
         }
     }
 
     /// Prints the banner on stderr (stdout carries only protocol messages).
-    /// `http` is the address an HTTP server listens on; `None` means stdio.
-    fn announce(&self, http: Option<std::net::SocketAddr>) {
+    /// `http` is the address an HTTP server listens on and how it
+    /// authenticates; `None` means stdio.
+    fn announce(&self, http: Option<(std::net::SocketAddr, &HttpAuth)>) {
         let transport = match http {
-            Some(addr) => format!("streamable HTTP at http://{addr}/mcp"),
+            Some((addr, _)) => format!("streamable HTTP at http://{addr}/mcp"),
             None => "stdio".to_string(),
         };
+        let roots_rule = if self.roots_as_given {
+            " (no folder given: a client that announces roots replaces it)"
+        } else {
+            " (clients may narrow these with their roots, never widen them)"
+        };
         let mut text = format!(
-            "mcp-server-text {} serving {} root{}: {}\n  tools ({}): {}\n  transport: {transport}\n",
+            "mcp-server-text {} serving {} root{}: {}{roots_rule}\n  tools ({}): {}\n  transport: {transport}\n",
             env!("CARGO_PKG_VERSION"),
             self.roots.len(),
             if self.roots.len() == 1 { "" } else { "s" },
@@ -437,11 +542,26 @@ impl Banner {
             self.tools.len(),
             self.tools.join(", "),
         );
-        if http.is_none() {
-            text.push_str("  waiting for an MCP client on stdin (this is not an interactive prompt; Ctrl-C quits)\n");
-            text.push_str("  to try a tool by hand: mcp-server-text call TextInspect '{\"filePath\": \"README.md\"}'\n");
-        } else {
-            text.push_str("  waiting for MCP clients (Ctrl-C quits)\n");
+        match http {
+            None => {
+                text.push_str("  waiting for an MCP client on stdin (this is not an interactive prompt; Ctrl-C quits)\n");
+                text.push_str("  to try a tool by hand: mcp-server-text call TextInspect '{\"filePath\": \"README.md\"}'\n");
+            }
+            Some((addr, auth)) => {
+                let host = if addr.ip().is_unspecified() {
+                    std::net::SocketAddr::new([127, 0, 0, 1].into(), addr.port())
+                } else {
+                    addr
+                };
+                let url = format!("http://{host}/mcp");
+                match auth {
+                    HttpAuth::Token(token) => text.push_str(&super::auth::client_setup(&url, token)),
+                    HttpAuth::Open => text.push_str(
+                        "  authentication: none (--http-no-auth): every program of every user on this machine can use the tools\n",
+                    ),
+                }
+                text.push_str("  waiting for MCP clients (Ctrl-C quits)\n");
+            }
         }
         if std::io::stdin().is_terminal() || http.is_some() {
             eprint!("{text}");

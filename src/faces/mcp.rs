@@ -4,10 +4,11 @@
 //! with `isError: true`, never protocol errors.
 //!
 //! It also serves the editing guidance as `instructions` and as a prompt, and
-//! when the client offers MCP roots, uses them instead of the command line's.
+//! when the client offers MCP roots, narrows the operator's folders to them
+//! (see [`super::client_roots`]).
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams,
@@ -20,6 +21,7 @@ use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
 
+use super::client_roots::{RootsBound, ignored_note, mentions_any, narrow};
 use super::in_flight::InFlight;
 use crate::tools::context::{Settings, ToolContext};
 use crate::tools::guidance::{PROMPT_NAME, guidance};
@@ -40,16 +42,37 @@ pub struct TextServer {
     /// roots may send its first tool call before they have arrived, and that
     /// call must not run against the command line's roots.
     roots_pending: Arc<tokio::sync::watch::Sender<bool>>,
+    /// What bounds the roots a client may announce.
+    bound: Arc<RootsBound>,
+    /// The roots before any client announced its own: the operator's folders
+    /// or the current-folder default.
+    initial_roots: Arc<Roots>,
+    /// What to tell the agent about client roots that were ignored.
+    roots_note: Arc<Mutex<RootsNote>>,
+}
+
+/// The note about ignored client roots, and whether a reply carried it yet.
+#[derive(Debug, Default)]
+struct RootsNote {
+    /// The note, while some announced root is ignored.
+    text: Option<String>,
+    /// The folders of the ignored roots, to spot calls that name them.
+    folders: Vec<std::path::PathBuf>,
+    /// Whether a reply has carried the note since the roots were announced.
+    told: bool,
 }
 
 impl TextServer {
-    /// A server offering `registry`'s tools over `workspace`.
+    /// A server offering `registry`'s tools over `workspace`, whose clients
+    /// may set roots within `bound`.
     pub fn new(
         registry: Arc<Registry>,
         workspace: Arc<Workspace>,
         settings: Arc<Settings>,
+        bound: RootsBound,
     ) -> TextServer {
         let tools = registry.entries().iter().map(mcp_tool).collect();
+        let initial_roots = workspace.roots();
         TextServer {
             registry,
             workspace,
@@ -57,6 +80,9 @@ impl TextServer {
             tools: Arc::new(tools),
             calls: Arc::new(InFlight::default()),
             roots_pending: Arc::new(tokio::sync::watch::Sender::new(false)),
+            bound: Arc::new(bound),
+            initial_roots,
+            roots_note: Arc::default(),
         }
     }
 
@@ -76,11 +102,13 @@ impl TextServer {
         TextServer {
             workspace: Arc::new(self.workspace.fork()),
             roots_pending: Arc::new(tokio::sync::watch::Sender::new(false)),
+            roots_note: Arc::default(),
             ..self.clone()
         }
     }
 
-    /// Replaces the roots with the client's, if it offers any.
+    /// Narrows the roots to the client's, if it offers any (see
+    /// [`super::client_roots`]).
     // MCP roots are deprecated in the newest protocol revision, but clients of
     // the revisions in use today (Claude Desktop, Cursor, VS Code) send them.
     #[allow(deprecated)]
@@ -117,26 +145,81 @@ impl TextServer {
                 return;
             }
         };
-        let paths: Vec<std::path::PathBuf> = listed
-            .roots
-            .iter()
-            .filter_map(|root| file_uri_to_path(&root.uri))
-            .collect();
-        if paths.is_empty() {
-            tracing::info!("the client offers no file roots; keeping the command line's");
-            return;
+        let uris: Vec<String> = listed.roots.into_iter().map(|root| root.uri).collect();
+        self.adopt_roots(&uris);
+    }
+
+    /// Sets the roots from the URIs a client announced, within the bound.
+    /// No temp-file sweep starts here: a client's roots are either inside the
+    /// operator's folders (swept at start) or, over stdio without operator
+    /// folders, the client's own business.
+    fn adopt_roots(&self, uris: &[String]) {
+        let narrowed = narrow(&self.bound, uris);
+        for ignored in &narrowed.ignored {
+            tracing::warn!(
+                "ignoring the client's root {}: {:?}",
+                ignored.announced,
+                ignored.why
+            );
         }
-        match Roots::new(paths) {
-            Ok(roots) => {
-                tracing::info!("using the client's roots: {:?}", roots.list());
-                self.workspace.set_roots(roots);
-                // The new roots may hold temp files of an interrupted run too.
-                if let Err(e) = self.workspace.sweep_stale_temps_in_background() {
-                    tracing::warn!("could not start looking for leftover temp files: {e}");
+        let roots = if uris.is_empty() {
+            tracing::info!("the client offers no roots; keeping the server's");
+            (*self.initial_roots).clone()
+        } else if narrowed.accepted.is_empty() && matches!(*self.bound, RootsBound::Within(_)) {
+            (*self.initial_roots).clone()
+        } else {
+            match Roots::new(narrowed.accepted.clone()) {
+                Ok(roots) if self.within_bound(&roots) => roots,
+                Ok(_) => {
+                    tracing::warn!(
+                        "the client's roots moved outside the server's folders while being checked; keeping the server's"
+                    );
+                    (*self.initial_roots).clone()
+                }
+                Err(error) => {
+                    tracing::warn!("ignoring the client's roots: {error}");
+                    (*self.initial_roots).clone()
                 }
             }
-            Err(error) => tracing::warn!("ignoring the client's roots: {error}"),
+        };
+        tracing::info!("roots in use: {:?}", roots.list());
+        let note = (!narrowed.ignored.is_empty())
+            .then(|| ignored_note(&narrowed.ignored, &self.bound, roots.list()));
+        self.workspace.set_roots(roots);
+        let mut state = self.roots_note.lock().unwrap_or_else(|e| e.into_inner());
+        *state = RootsNote {
+            text: note,
+            folders: narrowed
+                .ignored
+                .iter()
+                .filter_map(|i| i.path.clone())
+                .collect(),
+            told: false,
+        };
+    }
+
+    /// Whether every one of `roots` lies inside the bound.
+    fn within_bound(&self, roots: &Roots) -> bool {
+        match &*self.bound {
+            RootsBound::AsGiven => true,
+            RootsBound::Within(folders) => roots
+                .list()
+                .iter()
+                .all(|root| folders.iter().any(|f| root.starts_with(f))),
         }
+    }
+
+    /// The note about ignored client roots for a reply: the first reply after
+    /// the roots were announced carries it, and so does every reply to a call
+    /// that names a path in an ignored root.
+    fn roots_note_for(&self, args: &Value) -> Option<String> {
+        let mut state = self.roots_note.lock().unwrap_or_else(|e| e.into_inner());
+        let text = state.text.clone()?;
+        if state.told && !mentions_any(args, &state.folders) {
+            return None;
+        }
+        state.told = true;
+        Some(text)
     }
 }
 
@@ -154,32 +237,6 @@ pub fn mcp_tool(entry: &ToolEntry) -> Tool {
         .with_title(entry.title)
         .with_raw_output_schema(entry.output_schema.clone())
         .with_annotations(annotations)
-}
-
-/// The path of a `file://` URI, percent-decoded.
-pub fn file_uri_to_path(uri: &str) -> Option<std::path::PathBuf> {
-    let rest = uri.strip_prefix("file://")?;
-    // `file:///x` has an empty host; `file://localhost/x` names this machine.
-    let rest = rest.strip_prefix("localhost").unwrap_or(rest);
-    let mut bytes = Vec::with_capacity(rest.len());
-    let raw = rest.as_bytes();
-    let mut i = 0;
-    while i < raw.len() {
-        if raw[i] == b'%'
-            && let Some(hex) = rest.get(i + 1..i + 3)
-            && let Ok(byte) = u8::from_str_radix(hex, 16)
-        {
-            bytes.push(byte);
-            i += 3;
-            continue;
-        }
-        bytes.push(raw[i]);
-        i += 1;
-    }
-    let path = String::from_utf8(bytes).ok()?;
-    #[cfg(windows)]
-    let path = path.trim_start_matches('/').to_string();
-    Some(std::path::PathBuf::from(path))
 }
 
 /// A tool result as MCP returns it.
@@ -243,7 +300,7 @@ impl ServerHandler for TextServer {
 
     async fn call_tool(
         &self,
-        request: CallToolRequestParams,
+        mut request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         self.roots_ready().await;
@@ -255,11 +312,13 @@ impl ServerHandler for TextServer {
             return Ok(call_result(Err(refusal)).into());
         };
         let name = request.name.to_string();
+        // Taken, not cloned: arguments can be as large as a request may be.
         let args = request
             .arguments
-            .clone()
+            .take()
             .map(Value::Object)
             .unwrap_or(Value::Null);
+        let roots_note = self.roots_note_for(&args);
         let cancelled = Arc::new(AtomicBool::new(false));
         let mut ctx = ToolContext::new(self.workspace.clone(), self.settings.clone())
             .with_cancel_flag(cancelled.clone());
@@ -292,7 +351,18 @@ impl ServerHandler for TextServer {
                 "the tool call stopped unexpectedly: {join_error}; no file was changed by this call"
             )))
         });
-        Ok(call_result(outcome).into())
+        let result = match (outcome, roots_note) {
+            (Err(error), Some(note)) => call_result(Err(error.suggest(note))),
+            (Ok(value), Some(note)) => {
+                let mut result = call_result(Ok(value));
+                result
+                    .content
+                    .push(ContentBlock::text(format!("Note: {note}")));
+                result
+            }
+            (outcome, None) => call_result(outcome),
+        };
+        Ok(result.into())
     }
 
     async fn list_prompts(
@@ -334,20 +404,5 @@ impl ServerHandler for TextServer {
 
     async fn on_roots_list_changed(&self, context: NotificationContext<RoleServer>) {
         self.adopt_client_roots(&context.peer).await;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn file_uris() {
-        assert_eq!(
-            file_uri_to_path("file:///home/me/My%20Notes"),
-            Some("/home/me/My Notes".into())
-        );
-        assert_eq!(file_uri_to_path("file://localhost/x"), Some("/x".into()));
-        assert_eq!(file_uri_to_path("https://example.com"), None);
     }
 }

@@ -5,8 +5,10 @@
 //! hears about it instead of waiting forever: a line that is not JSON gets a
 //! parse error (-32700), JSON that is not a valid message gets an invalid
 //! request error (-32600) carrying the request's id when it has one, a line
-//! over the size limit gets an error too, and a last message without a final
-//! newline is still read.
+//! over the size limit (`--max-request-size`) is skipped as it streams in,
+//! never held whole, and answered with an error carrying its id when its
+//! start or end shows it, and a last message without a final newline is
+//! still read.
 
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -20,13 +22,17 @@ use tokio::io::{AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 use super::incoming::{self, Checked};
 use super::mcp::TextServer;
 
-/// Largest message read, in bytes: room for a whole file of the largest size
-/// the tools accept by default, escaped.
-const MAX_MESSAGE: usize = 512 << 20;
+/// How much of the start of an over-size line is kept to find its id.
+const KEPT_HEAD: usize = 64 << 10;
 
-/// Serves `server` on stdin/stdout until the client disconnects.
-pub async fn serve_stdio(server: TextServer) -> Result<(), String> {
-    let transport = LineTransport::new(tokio::io::stdin(), tokio::io::stdout());
+/// How much of the end of an over-size line is kept to find its id.
+const KEPT_TAIL: usize = 1 << 10;
+
+/// Serves `server` on stdin/stdout until the client disconnects; a message
+/// may be at most `max_message` bytes long.
+pub async fn serve_stdio(server: TextServer, max_message: usize) -> Result<(), String> {
+    let transport =
+        LineTransport::new(tokio::io::stdin(), tokio::io::stdout()).with_limit(max_message);
     let running = server
         .serve(transport)
         .await
@@ -54,10 +60,22 @@ pub struct LineTransport<R> {
     /// ends and a client that closes its side after the last request still
     /// expects the answer.
     unanswered: Arc<tokio::sync::watch::Sender<usize>>,
-    /// The line being read, and its length so far (it stops growing past
-    /// [`MAX_MESSAGE`], but the count goes on).
+    /// The line being read, and its length so far. Past the limit it keeps
+    /// only its first [`KEPT_HEAD`] bytes, and `tail` its last ones, while
+    /// the count goes on.
     partial: Vec<u8>,
     partial_len: usize,
+    tail: Vec<u8>,
+    /// Longest message read, in bytes.
+    max_message: usize,
+}
+
+/// A line over the size limit, of which only both ends were kept.
+struct Oversize {
+    /// Its length in bytes.
+    len: usize,
+    /// The id of the request it held, or `null`.
+    id: Value,
 }
 
 /// One line for the writer task.
@@ -88,7 +106,15 @@ where
             unanswered,
             partial: Vec::new(),
             partial_len: 0,
+            tail: Vec::new(),
+            max_message: crate::faces::limits::DEFAULT_MAX_REQUEST,
         }
+    }
+
+    /// The same transport reading messages of at most `max_message` bytes.
+    pub fn with_limit(mut self, max_message: usize) -> LineTransport<R> {
+        self.max_message = max_message;
+        self
     }
 
     /// Waits, up to [`ANSWER_WAIT`], until every request read has its answer.
@@ -110,12 +136,11 @@ where
     }
 
     /// Reads the next line (without its line break), or `None` at the end of
-    /// input. A line over [`MAX_MESSAGE`] is skipped and reported as `Err`
-    /// with its length.
+    /// input. A line over the limit is skipped and reported as `Err`.
     ///
     /// Cancel-safe: the SDK drops this future whenever something else is
     /// ready first, so a partly read line is kept in `self`, never in a local.
-    async fn next_line(&mut self) -> Option<Result<Vec<u8>, usize>> {
+    async fn next_line(&mut self) -> Option<Result<Vec<u8>, Oversize>> {
         loop {
             let available = match self.reader.fill_buf().await {
                 Ok(bytes) => bytes,
@@ -136,17 +161,29 @@ where
                 None => (available, available.len(), false),
             };
             self.partial_len += chunk.len();
-            if self.partial_len > MAX_MESSAGE {
-                self.partial = Vec::new();
-            } else {
+            if self.partial_len <= self.max_message {
                 self.partial.extend_from_slice(chunk);
+            } else {
+                if self.partial.len() > KEPT_HEAD {
+                    self.partial.truncate(KEPT_HEAD);
+                    self.partial.shrink_to_fit();
+                } else if self.partial.len() < KEPT_HEAD {
+                    let room = (KEPT_HEAD - self.partial.len()).min(chunk.len());
+                    self.partial.extend_from_slice(&chunk[..room]);
+                }
+                let from = chunk.len().saturating_sub(KEPT_TAIL);
+                self.tail.extend_from_slice(&chunk[from..]);
+                let excess = self.tail.len().saturating_sub(KEPT_TAIL);
+                self.tail.drain(..excess);
             }
             self.reader.consume(used);
             if complete {
                 let len = std::mem::take(&mut self.partial_len);
                 let mut line = std::mem::take(&mut self.partial);
-                if len > MAX_MESSAGE {
-                    return Some(Err(len));
+                let tail = std::mem::take(&mut self.tail);
+                if len > self.max_message {
+                    let id = incoming::id_of_cut_message(&line, &tail);
+                    return Some(Err(Oversize { len, id }));
                 }
                 if line.last() == Some(&b'\r') {
                     line.pop();
@@ -243,12 +280,13 @@ where
             };
             let line = match next {
                 Ok(line) => line,
-                Err(length) => {
+                Err(Oversize { len, id }) => {
+                    tracing::warn!("skipped a message of {len} bytes, over the size limit");
                     let message = format!(
-                        "Parse error: the message is {length} bytes, over the limit of {} MiB, and was skipped",
-                        MAX_MESSAGE >> 20
+                        "Invalid request: the message is {len} bytes, over the server's limit of {} (--max-request-size), so it was skipped unread. Send less at once, e.g. edit a large file in parts",
+                        crate::faces::limits::show_size(self.max_message)
                     );
-                    self.reply(incoming::error_reply(Value::Null, -32700, message));
+                    self.reply(incoming::error_reply(id, -32600, message));
                     continue;
                 }
             };

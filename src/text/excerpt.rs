@@ -99,6 +99,61 @@ pub fn cut_around(s: &str, at: usize, max_chars: usize) -> String {
     format!("…{}", cut(&s[start..], max_chars))
 }
 
+/// Most characters of a caller's argument that a message quotes back.
+pub const MAX_QUOTED: usize = 100;
+
+/// A caller's argument as a message may quote it: whole when short, else
+/// its start and its length, so that an error never echoes a huge value.
+///
+/// ```
+/// use mcp_server_text::text::excerpt::brief;
+///
+/// assert_eq!(brief("## Setup"), "## Setup");
+/// assert_eq!(brief(&"ab".repeat(100)), format!("{}… (200 characters)", "ab".repeat(50)));
+/// ```
+pub fn brief(s: &str) -> String {
+    match s.char_indices().nth(MAX_QUOTED) {
+        Some((at, _)) => format!("{}… ({} characters)", &s[..at], s.chars().count()),
+        None => s.to_string(),
+    }
+}
+
+/// `message` with its middle left out when it has more than `max_chars`
+/// characters: for messages that embed values they do not control, such as
+/// a parser's error, whose useful part is often at the end.
+///
+/// ```
+/// use mcp_server_text::text::excerpt::clip_middle;
+///
+/// let long = format!("invalid type: string \"{}\", expected a boolean", "x".repeat(1000));
+/// let clipped = clip_middle(&long, 100);
+/// assert!(clipped.starts_with("invalid type: string \"xxx"));
+/// assert!(clipped.ends_with("xxx\", expected a boolean"));
+/// assert!(clipped.contains("… (943 characters left out) …"));
+/// ```
+pub fn clip_middle(message: &str, max_chars: usize) -> String {
+    let count = message.chars().count();
+    if count <= max_chars {
+        return message.to_string();
+    }
+    let keep = max_chars / 2;
+    let head_end = message
+        .char_indices()
+        .nth(keep)
+        .map_or(message.len(), |(i, _)| i);
+    let tail_start = message
+        .char_indices()
+        .nth(count - keep)
+        .map_or(message.len(), |(i, _)| i);
+    let left = count - 2 * keep;
+    let plural = if left == 1 { "" } else { "s" };
+    format!(
+        "{} … ({left} character{plural} left out) … {}",
+        &message[..head_end],
+        &message[tail_start..]
+    )
+}
+
 /// A preview of `text`: at most `max_lines` lines and `max_chars` characters,
 /// saying how much was left out.
 pub fn preview(text: &str, max_lines: usize, max_chars: usize) -> String {
@@ -157,6 +212,16 @@ mod tests {
         assert_eq!(cut_around("0123456789abcdefghij", 5, 10), "…3456789abc…");
         assert_eq!(cut("hé", 2), "hé");
         assert_eq!(preview("a\nb", 5, 100), "a\nb");
+        assert_eq!(brief(&"é".repeat(100)), "é".repeat(100));
+        assert_eq!(
+            brief(&"é".repeat(101)),
+            format!("{}… (101 characters)", "é".repeat(100))
+        );
+        assert_eq!(clip_middle("abcdef", 6), "abcdef");
+        assert_eq!(
+            clip_middle("abcdefg", 6),
+            "abc … (1 character left out) … efg"
+        );
         assert_eq!(preview("a\nb\nc\nd", 2, 100), "a\nb\n… (2 more lines)");
     }
 }

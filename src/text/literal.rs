@@ -21,8 +21,8 @@ use regex::{Regex, RegexBuilder};
 
 use super::lines::LineIndex;
 
-/// Builds the pattern matching `needle` literally, with any line break in it
-/// matching either `\n` or `\r\n`.
+/// Builds the regex for a near miss of `needle`: any letter case, or (with
+/// `flexible_space`) any run of whitespace where the needle has some.
 fn pattern(needle: &str, flexible_space: bool) -> String {
     let normalized = needle.replace("\r\n", "\n");
     if flexible_space {
@@ -39,38 +39,106 @@ fn pattern(needle: &str, flexible_space: bool) -> String {
 fn build(pattern: &str, case_insensitive: bool) -> Option<Regex> {
     RegexBuilder::new(pattern)
         .case_insensitive(case_insensitive)
-        .size_limit(256 * 1024 * 1024)
+        .size_limit(64 << 20)
+        .dfa_size_limit(64 << 20)
         .build()
         .ok()
 }
 
+/// Longest needle for which near misses are looked for with a regex:
+/// compiling one takes memory in proportion to the needle, and a needle this
+/// long that does not occur is rarely off by letter case alone.
+const MAX_REGEX_NEEDLE: usize = 64 << 10;
+
 /// Byte ranges of all non-overlapping occurrences of `needle` in `text`, left
 /// to right. An empty needle matches nowhere.
+///
+/// Linear in the text for LF or CRLF files, and no memory beyond the
+/// result, however long the needle: no regex is compiled.
 pub fn find_all(text: &str, needle: &str) -> Vec<Range<usize>> {
     if needle.is_empty() {
         return Vec::new();
     }
     if !needle.contains('\n') {
-        return memchr::memmem::find_iter(text.as_bytes(), needle.as_bytes())
-            .map(|start| start..start + needle.len())
-            .scan(0usize, |next_free, r| {
-                // memmem reports overlapping hits; keep the non-overlapping ones.
-                if r.start >= *next_free {
-                    *next_free = r.end;
-                    Some(Some(r))
-                } else {
-                    Some(None)
-                }
-            })
-            .flatten()
-            .collect();
+        return non_overlapping(text.as_bytes(), needle.as_bytes());
     }
-    match build(&pattern(needle, false), false) {
-        Some(re) => re.find_iter(text).map(|m| m.range()).collect(),
-        None => memchr::memmem::find_iter(text.as_bytes(), needle.as_bytes())
-            .map(|start| start..start + needle.len())
-            .collect(),
+    let normalized = needle.replace("\r\n", "\n");
+    let bytes = text.as_bytes();
+    if !normalized.contains('\r') {
+        // Files with one kind of line ending: the needle in that kind.
+        if memchr::memchr(b'\r', bytes).is_none() {
+            return non_overlapping(bytes, normalized.as_bytes());
+        }
+        if memchr::memchr_iter(b'\n', bytes).all(|at| at > 0 && bytes[at - 1] == b'\r') {
+            return non_overlapping(bytes, normalized.replace('\n', "\r\n").as_bytes());
+        }
     }
+    // Mixed endings: each line of the needle, then `\r\n` or `\n`.
+    let segments: Vec<&[u8]> = normalized.split('\n').map(str::as_bytes).collect();
+    let mut found = Vec::new();
+    let mut from = 0;
+    while from < bytes.len() {
+        let start = if segments[0].is_empty() {
+            match memchr::memchr(b'\n', &bytes[from..]) {
+                Some(i) if from + i > from && bytes[from + i - 1] == b'\r' => from + i - 1,
+                Some(i) => from + i,
+                None => break,
+            }
+        } else {
+            match memchr::memmem::find(&bytes[from..], segments[0]) {
+                Some(i) => from + i,
+                None => break,
+            }
+        };
+        match match_lines_at(bytes, start, &segments) {
+            Some(end) => {
+                found.push(start..end);
+                from = end;
+            }
+            None => from = start + 1,
+        }
+    }
+    found
+}
+
+/// Where a match of `segments` joined by `\r\n` or `\n` starting at `start`
+/// ends, if there is one.
+fn match_lines_at(bytes: &[u8], start: usize, segments: &[&[u8]]) -> Option<usize> {
+    let mut at = start;
+    for (i, segment) in segments.iter().enumerate() {
+        if i > 0 {
+            let rest = &bytes[at..];
+            if rest.starts_with(b"\r\n") {
+                at += 2;
+            } else if rest.starts_with(b"\n") {
+                at += 1;
+            } else {
+                return None;
+            }
+        }
+        if !bytes[at..].starts_with(segment) {
+            return None;
+        }
+        at += segment.len();
+    }
+    Some(at)
+}
+
+/// The non-overlapping occurrences of `needle` in `haystack`, left to right.
+fn non_overlapping(haystack: &[u8], needle: &[u8]) -> Vec<Range<usize>> {
+    memchr::memmem::find_iter(haystack, needle)
+        .map(|start| start..start + needle.len())
+        .scan(0usize, |next_free, r| {
+            // memmem reports overlapping hits; keep the non-overlapping ones.
+            if r.start >= *next_free {
+                *next_free = r.end;
+                Some(Some(r))
+            } else {
+                Some(None)
+            }
+        })
+        .flatten()
+        .collect()
 }
 
 /// Something close to a needle that was not found.
@@ -114,15 +182,22 @@ pub fn near_miss(text: &str, needle: &str) -> Option<NearMiss> {
     }
     let index = LineIndex::new(text);
     let at = |range: Range<usize>| (index.line_of_offset(range.start), text[range].to_string());
-    if let Some(m) = build(&pattern(needle, false), true).and_then(|re| re.find(text)) {
+    let small = needle.len() <= MAX_REGEX_NEEDLE;
+    if small && let Some(m) = build(&pattern(needle, false), true).and_then(|re| re.find(text)) {
         let (line, actual) = at(m.range());
         return Some(NearMiss::CaseInsensitive { line, actual });
     }
-    if let Some(m) = build(&pattern(needle, true), false).and_then(|re| re.find(text)) {
+    if small && let Some(m) = build(&pattern(needle, true), false).and_then(|re| re.find(text)) {
         let (line, actual) = at(m.range());
         return Some(NearMiss::WhitespaceInsensitive { line, actual });
     }
     let first = needle.lines().map(str::trim).find(|l| !l.is_empty())?;
+    // A first line this much longer than any compared line cannot reach 60%
+    // similarity (2·m / (n + m) < 0.6 once n > 2.34·m); comparing it anyway
+    // would cost time in proportion to its length for each line.
+    if first.chars().nth(MAX_COMPARED_LINE * 7 / 3 + 1).is_some() {
+        return None;
+    }
     let scorer = indel::BatchComparator::new(first.chars());
     let mut best: Option<(f64, usize)> = None;
     for (n, line) in index.iter(text) {
@@ -158,6 +233,39 @@ mod tests {
         assert_eq!(find_all("aaaa", "aa"), vec![0..2, 2..4]);
         assert_eq!(find_all("a.b a*b", "a*b"), vec![4..7]);
         assert!(find_all("abc", "").is_empty());
+    }
+
+    #[test]
+    fn line_breaks_in_mixed_files_and_odd_needles() {
+        // Each ending kind in one file; the needle's breaks match either.
+        let mixed = "x\r\ny\nx\ny\r\nx\ny";
+        assert_eq!(find_all(mixed, "x\ny"), vec![0..4, 5..8, 10..13]);
+        assert_eq!(find_all(mixed, "\nx"), vec![4..6, 8..11]);
+        assert_eq!(find_all(mixed, "y\n"), vec![3..5, 7..10]);
+        // A lone \r stays literal, in the needle and in the file.
+        assert_eq!(find_all("a\r\r\nb", "a\r\r\nb"), vec![0..5]);
+        assert!(find_all("a\r\r\nb", "a\r\nb").is_empty());
+        assert_eq!(find_all("a\rb\nc", "a\rb\nc"), vec![0..5]);
+        assert!(find_all("a\nb", "a\rb\nc").is_empty());
+        // Overlapping candidates: the leftmost wins, the next starts after it.
+        assert_eq!(find_all("a\na\na\n", "a\na"), vec![0..3]);
+        assert_eq!(find_all("a\r\na\na\r\na", "a\na"), vec![0..4, 5..9]);
+    }
+
+    #[test]
+    fn a_huge_needle_is_found_without_a_regex() {
+        let block: String = (0..20_000).map(|i| format!("line {i}\n")).collect();
+        let crlf = block.replace('\n', "\r\n");
+        let text = format!("head\r\n{crlf}tail\r\n");
+        let found = find_all(&text, &block);
+        assert_eq!(found, vec![6..6 + crlf.len()]);
+        let mixed = format!("head\n{crlf}tail\r\n");
+        assert_eq!(find_all(&mixed, &block), vec![5..5 + crlf.len()]);
+        // Not there, and too long for a regex: the nearest line, no panic.
+        let missing = block.replace("line 7\n", "line seven\n");
+        assert!(find_all(&text, &missing).is_empty());
+        assert!(near_miss(&text, &missing).is_some());
+        assert_eq!(near_miss("short\n", &"x".repeat(10_000)), None);
     }
 
     #[test]

@@ -20,3 +20,4 @@ pub mod plain;
 pub mod range_patch;
 pub mod syntax;
 pub mod targets;
+pub mod template;

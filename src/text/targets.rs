@@ -124,6 +124,9 @@ pub enum EditSite {
     },
     /// New lines go in front of this line (`line_count + 1` appends).
     InsertBefore(usize),
+    /// Nothing changes; the position is this line (deleting what is already
+    /// empty).
+    Nothing(usize),
 }
 
 /// A resolved edit site, with how `preserveIndent` applies there.
@@ -145,8 +148,7 @@ pub enum IndentRule {
     AsGiven,
     /// Re-base the content's common indentation onto this.
     Rebase(String),
-    /// Re-base only unindented content onto this (inserts between lines that
-    /// share an indentation).
+    /// Re-base only unindented content onto this (inserts).
     RebaseIfFlush(String),
 }
 
@@ -232,7 +234,7 @@ impl fmt::Display for TargetError {
                 }
             }
             TargetError::AnchorNotFound { id, .. } => {
-                write!(f, "anchor '{id}' was not found")
+                write!(f, "anchor '{}' was not found", super::excerpt::brief(id))
             }
             TargetError::LineOutOfRange {
                 line,
@@ -339,8 +341,22 @@ fn markdown_outline<'a>(
     md.ok_or(TargetError::NotMarkdown { kind })
 }
 
-fn heading<'a>(md: &'a MarkdownOutline, query: &str) -> Result<&'a markdown::Heading, TargetError> {
-    markdown::find_heading(md, query).map_err(TargetError::Heading)
+/// The heading `query` names, with the remark to make when its level
+/// differs from the query's.
+fn heading<'a>(
+    md: &'a MarkdownOutline,
+    query: &str,
+) -> Result<(&'a markdown::Heading, Option<String>), TargetError> {
+    let found = markdown::find_heading_match(md, query).map_err(TargetError::Heading)?;
+    Ok((found.heading, found.note(query)))
+}
+
+/// `first` and `second` joined into one remark.
+fn join_notes(first: Option<String>, second: Option<String>) -> Option<String> {
+    match (first, second) {
+        (Some(a), Some(b)) => Some(format!("{a}. {b}")),
+        (a, b) => a.or(b),
+    }
 }
 
 fn code_block(md: &MarkdownOutline, index: usize) -> Result<&markdown::CodeBlock, TargetError> {
@@ -407,8 +423,12 @@ pub fn resolve_read(
         }
         Target::Heading(query) => {
             let md = markdown_outline(md, "heading")?;
-            let h = heading(md, query)?;
-            Ok(range(LineSpan::new(h.line, h.section_end)))
+            let (h, note) = heading(md, query)?;
+            Ok(ReadRange {
+                span: LineSpan::new(h.line, h.section_end),
+                language: None,
+                note,
+            })
         }
         Target::CodeBlock { index } => {
             let md = markdown_outline(md, "codeBlock")?;
@@ -513,7 +533,7 @@ pub fn resolve_edit(
                 }
                 Ok(ResolvedEdit {
                     site: EditSite::InsertBefore(*start),
-                    indent: flush_rule(doc, *start, 1, count),
+                    indent: insert_rule(doc, *start, 1, true),
                     note: None,
                 })
             }
@@ -540,27 +560,27 @@ pub fn resolve_edit(
         },
         Target::Heading(query) => {
             let md = markdown_outline(md, "heading")?;
-            let h = heading(md, query)?;
-            match operation {
-                Operation::Insert => Ok(ResolvedEdit {
+            let (h, level_note) = heading(md, query)?;
+            let resolved = match operation {
+                Operation::Insert => ResolvedEdit {
                     site: EditSite::InsertBefore(h.last_line + 1),
                     indent: IndentRule::AsGiven,
                     note: Some(format!(
                         "Inserted directly after the heading line of '{}'; to add at the end of its section use appendToSection",
                         h.display()
                     )),
-                }),
-                Operation::Replace => Ok(ResolvedEdit {
+                },
+                Operation::Replace => ResolvedEdit {
                     site: EditSite::Lines {
                         first: h.line,
                         last: h.last_line,
                     },
                     indent: IndentRule::AsGiven,
                     note: None,
-                }),
+                },
                 Operation::Delete => {
                     let body = h.section_end.saturating_sub(h.last_line);
-                    Ok(ResolvedEdit {
+                    ResolvedEdit {
                         site: EditSite::Lines {
                             first: h.line,
                             last: h.last_line,
@@ -574,20 +594,24 @@ pub fn resolve_edit(
                                 h.section_end
                             )
                         }),
-                    })
+                    }
                 }
-            }
+            };
+            Ok(ResolvedEdit {
+                note: join_notes(level_note, resolved.note),
+                ..resolved
+            })
         }
         Target::BeforeHeading(query) => {
             let md = markdown_outline(md, "beforeHeading")?;
             if operation != Operation::Insert {
                 return Err(wrong());
             }
-            let h = heading(md, query)?;
+            let (h, note) = heading(md, query)?;
             Ok(ResolvedEdit {
                 site: EditSite::InsertBefore(h.line),
                 indent: IndentRule::AsGiven,
-                note: None,
+                note,
             })
         }
         Target::AppendToSection(query) => {
@@ -595,11 +619,11 @@ pub fn resolve_edit(
             if operation != Operation::Insert {
                 return Err(wrong());
             }
-            let h = heading(md, query)?;
+            let (h, note) = heading(md, query)?;
             Ok(ResolvedEdit {
                 site: EditSite::InsertBefore(h.content_end + 1),
                 indent: IndentRule::AsGiven,
-                note: None,
+                note,
             })
         }
         Target::CodeBlock { index } => {
@@ -615,7 +639,8 @@ pub fn resolve_edit(
             match operation {
                 Operation::Insert => Ok(ResolvedEdit {
                     site: EditSite::InsertBefore(span.end + 1),
-                    indent: flush_rule(doc, span.end + 1, span.start, span.end),
+                    // The content's last line is the target; never the fence.
+                    indent: insert_rule(doc, span.end + 1, span.start, false),
                     note: None,
                 }),
                 Operation::Replace if span.is_empty() => Ok(ResolvedEdit {
@@ -624,9 +649,14 @@ pub fn resolve_edit(
                     indent: IndentRule::AsGiven,
                     note: None,
                 }),
-                Operation::Delete if span.is_empty() => Err(TargetError::WrongOperation {
-                    kind: "codeBlock",
-                    operation,
+                Operation::Delete if span.is_empty() => Ok(ResolvedEdit {
+                    // Nothing between the fences: the same outcome as deleting
+                    // a block's content, with nothing to remove.
+                    site: EditSite::Nothing(span.start),
+                    indent: IndentRule::AsGiven,
+                    note: Some(format!(
+                        "Code block {index} is already empty: nothing was deleted; its fences remain"
+                    )),
                 }),
                 Operation::Replace | Operation::Delete => Ok(ResolvedEdit {
                     site: EditSite::Lines {
@@ -653,20 +683,24 @@ fn rebase_rule(doc: &Document, first: usize, last: usize) -> IndentRule {
     IndentRule::Rebase(common_indent(lines).to_string())
 }
 
-/// An insert before `at`, within lines `lo..=hi`: unindented content takes the
-/// indentation the nearest non-blank lines on both sides share.
-fn flush_rule(doc: &Document, at: usize, lo: usize, hi: usize) -> IndentRule {
-    let before = (lo..at.min(hi + 1))
-        .rev()
-        .map(|k| doc.line(k))
-        .find(|l| !is_blank(l));
-    let after = (at.max(lo)..=hi)
-        .map(|k| doc.line(k))
-        .find(|l| !is_blank(l));
-    match (before, after) {
-        (Some(b), Some(a)) if indent_of(b) == indent_of(a) && !indent_of(b).is_empty() => {
-            IndentRule::RebaseIfFlush(indent_of(b).to_string())
-        }
+/// An insert before line `at` (seed 002: new content matches the target
+/// line's indentation): unindented content takes the indentation of line
+/// `at` (when `at_is_target`), or when that line is blank or past the end, of
+/// the nearest non-blank line above it (down to `lo`). Content that carries its own indentation is
+/// inserted as given: that indentation is relative to something only the
+/// caller knows, such as a nested list item `  - sub` before `- next`.
+fn insert_rule(doc: &Document, at: usize, lo: usize, at_is_target: bool) -> IndentRule {
+    let target = (at_is_target && at <= doc.line_count())
+        .then(|| doc.line(at))
+        .filter(|l| !is_blank(l))
+        .or_else(|| {
+            (lo..at.min(doc.line_count() + 1))
+                .rev()
+                .map(|k| doc.line(k))
+                .find(|l| !is_blank(l))
+        });
+    match target.map(indent_of) {
+        Some(indent) if !indent.is_empty() => IndentRule::RebaseIfFlush(indent.to_string()),
         _ => IndentRule::AsGiven,
     }
 }

@@ -1,21 +1,37 @@
 //! Turning workspace errors into tool errors with advice: for each way a path
 //! or a file can be refused, what the caller should do next.
 
-use std::path::Path;
-
-use rapidfuzz::distance::levenshtein;
 use serde_json::json;
 
 use super::error::ToolError;
 use crate::text::encoding::DecodeError;
+use crate::text::excerpt::brief;
 use crate::workspace::WorkspaceError;
+use crate::workspace::file_lock::LockError;
 use crate::workspace::read::ReadError;
 use crate::workspace::relocate::RelocateError;
 use crate::workspace::roots::PathError;
 
 impl From<WorkspaceError> for ToolError {
     fn from(error: WorkspaceError) -> ToolError {
-        let message = error.to_string();
+        // The hashes are the caller's text, which can be of any length.
+        let message = match &error {
+            WorkspaceError::MalformedHash { given } => WorkspaceError::MalformedHash {
+                given: brief(given),
+            }
+            .to_string(),
+            WorkspaceError::StaleHash {
+                path,
+                expected,
+                actual,
+            } => WorkspaceError::StaleHash {
+                path: path.clone(),
+                expected: brief(expected),
+                actual: actual.clone(),
+            }
+            .to_string(),
+            _ => error.to_string(),
+        };
         let base = ToolError::new(capitalize(&message));
         match error {
             WorkspaceError::Path(path) => advise_path(base, &path),
@@ -40,6 +56,12 @@ impl From<WorkspaceError> for ToolError {
             ),
             WorkspaceError::Encode { .. } => base.suggest(
                 "Use only characters the file's encoding can hold, or convert the file to UTF-8 first",
+            ),
+            WorkspaceError::Lock {
+                error: LockError::Gone,
+                ..
+            } => base.suggest(
+                "Find where it is now with ListFiles or ListDirectories, then retry with that path",
             ),
             WorkspaceError::Lock { .. } => {
                 base.suggest("Another edit of this file is in progress; retry in a moment")
@@ -100,6 +122,9 @@ fn advise_relocate(base: ToolError, error: &RelocateError) -> ToolError {
         RelocateError::CrossDevice { .. } => base.suggest(
             "Choose a destination on the same file system (for example inside the same root)",
         ),
+        RelocateError::TooManyFiles { .. } => base.suggest(
+            "Move the folders inside it one by one, or raise the server's limit of open files (ulimit -n)",
+        ),
         RelocateError::Changed { .. } => {
             base.suggest("Look again with ListFiles or ListDirectories, then retry")
         }
@@ -122,10 +147,10 @@ fn advise_path(base: ToolError, error: &PathError) -> ToolError {
                     .unwrap_or("the first root")
             ))
         }
-        PathError::NotFound { resolved, .. } => {
+        PathError::NotFound { similar, .. } => {
             let mut err = base;
-            for similar in similar_names(resolved) {
-                err = err.suggest(format!("Did you mean '{similar}'?"));
+            for name in similar {
+                err = err.suggest(format!("Did you mean '{}'?", name.display()));
             }
             err.suggest("Paths are absolute or relative to the first root; ListFiles and ListDirectories show what exists")
         }
@@ -144,7 +169,7 @@ fn advise_path(base: ToolError, error: &PathError) -> ToolError {
 
 fn advise_read(base: ToolError, error: &ReadError) -> ToolError {
     match error {
-        ReadError::TooLarge { .. } => base.suggest(
+        ReadError::TooLarge { .. } | ReadError::GrewTooLarge { .. } => base.suggest(
             "Start the server with a larger --max-file-size to work on this file",
         ),
         ReadError::Decode(DecodeError::InvalidUtf8 { likely, .. }) => match likely {
@@ -157,31 +182,11 @@ fn advise_read(base: ToolError, error: &ReadError) -> ToolError {
             base.suggest("Pick a text file: images, archives and compiled files cannot be read or edited as text")
         }
         ReadError::IsDirectory => base.suggest("Give the path of a file, not a folder"),
+        ReadError::NotAFile => base.suggest(
+            "Only regular files are read or edited; pipes, sockets and devices are refused so that no call can block",
+        ),
         _ => base,
     }
-}
-
-/// Names in the folder of a missing path that look like the missing name.
-fn similar_names(missing: &Path) -> Vec<String> {
-    let (Some(parent), Some(name)) = (missing.parent(), missing.file_name()) else {
-        return Vec::new();
-    };
-    let name = name.to_string_lossy().to_lowercase();
-    let Ok(entries) = std::fs::read_dir(parent) else {
-        return Vec::new();
-    };
-    let mut scored: Vec<(f64, String)> = entries
-        .flatten()
-        .take(5000)
-        .filter_map(|entry| {
-            let candidate = entry.file_name().to_string_lossy().into_owned();
-            let score =
-                levenshtein::normalized_similarity(name.chars(), candidate.to_lowercase().chars());
-            (score >= 0.6).then(|| (score, parent.join(&candidate).display().to_string()))
-        })
-        .collect();
-    scored.sort_by(|a, b| b.0.total_cmp(&a.0));
-    scored.into_iter().take(3).map(|(_, p)| p).collect()
 }
 
 /// Upper-cases the first letter, so messages read as sentences.

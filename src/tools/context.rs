@@ -15,6 +15,9 @@ pub struct Settings {
     pub format_after_edit: bool,
     /// Names of the tools that are switched on (for descriptions and advice).
     pub enabled_tools: Vec<&'static str>,
+    /// The folder holding templates: relative to each root, or absolute
+    /// inside one (`templates` when `None`).
+    pub templates_dir: Option<std::path::PathBuf>,
 }
 
 /// A progress report: `progress` of `total` (when known), with a message.

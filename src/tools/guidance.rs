@@ -35,6 +35,13 @@ pub fn guidance(tools: &[&str]) -> String {
     if on("TextSearch") {
         reading.push("- TextSearch finds text or a regex across many files.");
     }
+    if on("CheckLinks") {
+        reading.push(if on("TextInspect") {
+            "- CheckLinks finds broken links in Markdown files (missing files, notes, headings and anchors, with the nearest match); TextInspect lists one file's links with their status."
+        } else {
+            "- CheckLinks finds broken links in Markdown files (missing files, notes, headings and anchors, with the nearest match)."
+        });
+    }
     if on("ListDirectories") || on("ListFiles") {
         reading.push("- ListDirectories and ListFiles show what exists.");
     }
@@ -67,6 +74,7 @@ pub fn guidance(tools: &[&str]) -> String {
     if on("TextPatch") {
         editing.push("**For structural changes (add new sections, delete blocks, insert under headings):**\n→ Use TextPatch with heading-based targeting.".into());
         editing.push("**For appending content to an existing section:**\n→ Use TextPatch with the appendToSection target (inserts at the end of the section, after its subsections).".into());
+        editing.push("**For content from a template (daily notes, log entries):**\n→ Use TextPatch insert with template (a file in the root's templates/ folder, or the template text) and variables; {{date}}, {{time}} and {{title}} are filled in.".into());
     }
     if on("edit_code") {
         editing.push("**For changes to source code:**\n→ Use edit_code with search_context copied from the file. It tolerates small differences in whitespace and indentation, refuses ambiguous matches, and refuses edits that break the file's syntax.".into());
@@ -206,6 +214,7 @@ fn is_read_only(tool: &str) -> bool {
             | "ListDirectories"
             | "ListFiles"
             | "get_text_file_contents"
+            | "CheckLinks"
     )
 }
 

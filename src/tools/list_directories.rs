@@ -9,7 +9,7 @@ use super::error::ToolError;
 use super::tool::{Effects, Tool, Toolset};
 use crate::workspace::WorkspaceError;
 use crate::workspace::listing::{DirNode, list_directories};
-use crate::workspace::roots::PathError;
+use crate::workspace::roots::{PathError, ResolvedPath};
 
 /// Most folders one listing returns.
 pub const MAX_DIRECTORIES: usize = 1000;
@@ -84,14 +84,23 @@ To list the files in a folder, use ListFiles."
         ctx: &ToolContext,
         params: ListDirectoriesParams,
     ) -> Result<ListDirectoriesOutput, ToolError> {
+        let roots = ctx.workspace.roots();
         let starts = match &params.path {
-            Some(path) => vec![ctx.workspace.resolve_dir(path)?.real],
-            None => ctx.workspace.roots().list().to_vec(),
+            Some(path) => vec![ctx.workspace.resolve_dir(path)?],
+            None => roots
+                .list()
+                .iter()
+                .map(|root| ResolvedPath {
+                    real: root.clone(),
+                    root: root.clone(),
+                    exists: true,
+                })
+                .collect(),
         };
         if starts.is_empty() {
             return Err(WorkspaceError::Path(PathError::NoRoots).into());
         }
-        let tree = list_directories(&starts, MAX_DIRECTORIES);
+        let tree = list_directories(&roots, &starts, MAX_DIRECTORIES);
         let note = tree.truncated.then(|| {
             "Some deeper folders are not shown; call ListDirectories with one of the listed folders as path to see below it".to_string()
         });

@@ -93,13 +93,7 @@ To see the folder tree, use ListDirectories; to look inside a file, TextInspect.
         let workspace = &ctx.workspace;
         let dir = workspace.resolve_dir(&params.path)?;
         let roots = workspace.roots();
-        let page = list_files(
-            &roots,
-            &dir.real,
-            params.recursive,
-            params.offset,
-            MAX_FILES,
-        );
+        let page = list_files(&roots, &dir, params.recursive, params.offset, MAX_FILES);
         let extensions = &workspace.options().extensions;
         let files: Vec<FileInfo> = page
             .files

@@ -5,18 +5,22 @@
 
 pub mod advice;
 pub mod args;
+pub mod check_links;
 pub mod context;
 pub mod edit_code;
 pub mod edit_report;
 pub mod editor;
 pub mod error;
 pub mod guidance;
+pub mod link_context;
+pub mod link_report;
 pub mod list_directories;
 pub mod list_files;
 pub mod move_path;
 pub mod registry;
 pub mod remove_file;
 pub mod target;
+pub mod templates;
 pub mod text_inspect;
 pub mod text_patch;
 pub mod text_read;

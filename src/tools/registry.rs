@@ -15,6 +15,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use serde_json::Value;
 
+use super::check_links::CheckLinks;
 use super::context::ToolContext;
 use super::edit_code::EditCode;
 use super::editor::append_text_file_contents::AppendTextFileContents;
@@ -54,6 +55,7 @@ pub fn all_tools() -> Vec<ToolEntry> {
         ToolEntry::of::<AppendTextFileContents>(),
         ToolEntry::of::<InsertTextFileContents>(),
         ToolEntry::of::<DeleteTextFileContents>(),
+        ToolEntry::of::<CheckLinks>(),
     ]
 }
 
@@ -122,5 +124,9 @@ fn unknown_tool(name: &str, names: &[&'static str]) -> ToolError {
         ),
         None => format!("The tools are: {}", names.join(", ")),
     };
-    ToolError::new(format!("There is no tool named '{name}'")).suggest(hint)
+    ToolError::new(format!(
+        "There is no tool named '{}'",
+        crate::text::excerpt::brief(name)
+    ))
+    .suggest(hint)
 }

@@ -20,6 +20,7 @@ use serde_json::{Map, Value};
 
 use super::args::kind_of;
 use super::error::ToolError;
+use crate::text::excerpt::brief;
 pub use crate::text::targets::Target;
 
 /// Which tool the target is for; each accepts a different set.
@@ -180,10 +181,7 @@ pub fn parse_target(value: &Value, use_: TargetUse) -> Result<Target, ToolError>
             return Err(invalid(format!(
                 "target has {} keys ({}), but exactly one targeting method must be used",
                 keys.len(),
-                keys.iter()
-                    .map(|k| k.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                keys.iter().map(|k| brief(k)).collect::<Vec<_>>().join(", ")
             )));
         }
     };
@@ -216,7 +214,7 @@ pub fn parse_target(value: &Value, use_: TargetUse) -> Result<Target, ToolError>
         "section" if use_ == TargetUse::Read => {
             Target::Section(text_value(key, inner).map_err(invalid)?)
         }
-        other => return Err(invalid(format!("unknown target '{other}'"))),
+        other => return Err(invalid(format!("unknown target '{}'", brief(other)))),
     };
     Ok(target)
 }
@@ -253,8 +251,17 @@ fn removed(key: &str, use_: TargetUse) -> Option<&'static str> {
     }
 }
 
+/// Longest heading, anchor or section name a target may give, in bytes:
+/// longer than any real one, short enough that looking it up (with the
+/// nearest names when it is missing) stays quick.
+pub const MAX_TARGET_NAME: usize = 4096;
+
 fn text_value(key: &str, value: &Value) -> Result<String, String> {
     match value {
+        Value::String(s) if s.len() > MAX_TARGET_NAME => Err(format!(
+            "{key} is {} bytes long, over the limit of {MAX_TARGET_NAME} bytes; name the heading, anchor or section by its own text, or use a lines target",
+            s.len()
+        )),
         Value::String(s) if !s.trim().is_empty() => Ok(s.clone()),
         Value::String(_) => Err(format!("{key} is empty")),
         Value::Object(map) if key == "heading" && map.contains_key("text") => Err(
@@ -292,7 +299,8 @@ fn parse_lines(value: &Value) -> Result<Target, String> {
     };
     if let Some(unknown) = map.keys().find(|k| *k != "start" && *k != "end") {
         return Err(format!(
-            "lines has an unknown key '{unknown}'; it takes start and end"
+            "lines has an unknown key '{}'; it takes start and end",
+            brief(unknown)
         ));
     }
     let start = positive(map, "start")?.ok_or("lines.start is missing")?;
@@ -312,7 +320,8 @@ fn parse_index(value: &Value) -> Result<usize, String> {
         Value::Object(map) => {
             if let Some(unknown) = map.keys().find(|k| *k != "index") {
                 return Err(format!(
-                    "codeBlock has an unknown key '{unknown}'; it takes index"
+                    "codeBlock has an unknown key '{}'; it takes index",
+                    brief(unknown)
                 ));
             }
             map.get("index").ok_or("codeBlock.index is missing")?

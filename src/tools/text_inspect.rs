@@ -8,13 +8,18 @@ use serde::{Deserialize, Serialize};
 
 use super::context::ToolContext;
 use super::error::ToolError;
+use super::link_context::{RootLinks, relative_to};
+use super::link_report::{LinkInfo, describe_link};
 use super::tool::{Effects, Tool, Toolset};
 use crate::text::document::Document;
-use crate::text::excerpt::{MAX_CONTEXT_LINE, NumberedLine, cut, numbered};
+use crate::text::excerpt::{MAX_CONTEXT_LINE, NumberedLine, brief, clip_middle, cut, numbered};
 use crate::text::format::{Format, format_of};
-use crate::text::markdown::{self, Anchor, CodeBlock, Frontmatter, HeadingNode, MarkdownOutline};
+use crate::text::markdown::{
+    self, Anchor, CodeBlock, Frontmatter, HeadingNode, LinkedDocument, MarkdownOutline, parse_links,
+};
 use crate::text::plain::{self, CommentBlock, IniSection};
 use crate::text::syntax::{self, OutlineItem, SyntaxReport};
+use crate::workspace::OpenFile;
 use crate::workspace::read::human_size;
 
 /// Most matches a search returns.
@@ -50,7 +55,7 @@ pub struct TextInspectParams {
     #[serde(default)]
     pub mode: Mode,
     /// search: the text (or regex) to find. lines: the ranges, e.g. "1-10,50-60".
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::args::bounded_pattern_opt")]
     pub query: Option<String>,
     /// search: treat query as a regular expression (default false: literal text).
     #[serde(default)]
@@ -127,6 +132,9 @@ pub struct Structure {
     /// Markdown: anchors (heading slugs, {#id}, <a id>).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub anchors: Option<Vec<Anchor>>,
+    /// Markdown: links (inline, images, references and definitions, autolinks, wikilinks, embeds) with, for internal targets, whether the target exists.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub links: Option<Vec<LinkInfo>>,
     /// Text: INI-style [sections].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sections: Option<Vec<IniSection>>,
@@ -213,7 +221,7 @@ impl Tool for TextInspect {
         "Inspects a text, markdown or source file to understand its structure without loading its full content.\n\
 \n\
 Modes:\n\
-- 'structure' (default): the outline. Markdown: frontmatter, headings (nested), code blocks, anchors. Config/text: [sections], blank-line groups, comment blocks. Source code: functions, types and classes with line ranges, and syntax errors.\n\
+- 'structure' (default): the outline. Markdown: frontmatter, headings (nested), code blocks, anchors, and links (inline, images, references, autolinks, [[wikilinks]], embeds) with, for internal targets, whether the target file, note, heading or anchor exists. Config/text: [sections], blank-line groups, comment blocks. Source code: functions, types and classes with line ranges, and syntax errors.\n\
 - 'search': finds text (or a regex with regex=true) in this file; returns line, column, the line's text, context lines and the nearest heading. Case-insensitive unless caseSensitive=true.\n\
 - 'lines': returns the text of line ranges, e.g. query=\"1-10,50-60\".\n\
 \n\
@@ -287,7 +295,11 @@ Examples:\n\
         };
         match params.mode {
             Mode::Structure => {
-                let (structure, note) = structure(doc, format);
+                let (structure, note) = if format == Format::Markdown {
+                    markdown_structure(ctx, &file)
+                } else {
+                    structure(doc, format)
+                };
                 out.structure = Some(structure);
                 out.note = note;
             }
@@ -334,7 +346,7 @@ fn capped<T>(items: Vec<T>) -> (Vec<T>, bool) {
 
 fn structure(doc: &Document, format: Format) -> (Structure, Option<String>) {
     match format {
-        Format::Markdown => markdown_structure(markdown::parse(doc.text())),
+        Format::Markdown => outline_structure(markdown::parse(doc.text()), Vec::new(), 0),
         Format::Text => {
             let outline = plain::parse(doc.text());
             let (sections, a) = capped(outline.sections);
@@ -374,11 +386,34 @@ fn structure(doc: &Document, format: Format) -> (Structure, Option<String>) {
     }
 }
 
-fn markdown_structure(outline: MarkdownOutline) -> (Structure, Option<String>) {
+/// A Markdown file's outline and links, each link checked against the
+/// file's root (only the links listed, at most [`MAX_ITEMS`]).
+fn markdown_structure(ctx: &ToolContext, file: &OpenFile) -> (Structure, Option<String>) {
+    let doc = &file.doc;
+    let own = LinkedDocument::parse(doc.text());
+    let links = parse_links(doc.text(), doc.lines());
+    let total_links = links.len();
+    let cancel = ctx.cancel_flag();
+    let mut root = RootLinks::new(&ctx.workspace, file.path.root.clone(), &cancel);
+    let from = relative_to(&file.path.root, &file.path.real);
+    let infos = links
+        .iter()
+        .take(MAX_ITEMS)
+        .map(|link| describe_link(link, &from, &own, &mut root))
+        .collect();
+    outline_structure(own.outline, infos, total_links)
+}
+
+fn outline_structure(
+    outline: MarkdownOutline,
+    links: Vec<LinkInfo>,
+    total_links: usize,
+) -> (Structure, Option<String>) {
     let counts = serde_json::json!({
         "headings": outline.headings.len(),
         "codeBlocks": outline.code_blocks.len(),
         "anchors": outline.anchors.len(),
+        "links": total_links,
     });
     let tree = outline.heading_tree();
     let (tree, cut_headings) = if outline.headings.len() > MAX_ITEMS {
@@ -399,18 +434,25 @@ fn markdown_structure(outline: MarkdownOutline) -> (Structure, Option<String>) {
         .collect();
     let (blocks, cut_blocks) = capped(blocks);
     let (anchors, cut_anchors) = capped(outline.anchors);
-    let cut = cut_headings || cut_blocks || cut_anchors;
+    let cut_links = total_links > links.len();
+    let cut = cut_headings || cut_blocks || cut_anchors || cut_links;
     (
         Structure {
             frontmatter: outline.frontmatter,
             headings: Some(tree),
             code_blocks: Some(blocks),
             anchors: Some(anchors),
+            links: Some(links),
             counts: cut.then_some(counts),
             ..Structure::default()
         },
         cut.then(|| {
-            format!("Lists are cut at {MAX_ITEMS} items (see counts); use mode 'search' or TextRead on a heading to look deeper")
+            let links = if cut_links {
+                "; only the links listed were checked, use CheckLinks with filePath for all broken ones"
+            } else {
+                ""
+            };
+            format!("Lists are cut at {MAX_ITEMS} items (see counts); use mode 'search' or TextRead on a heading to look deeper{links}")
         }),
     )
 }
@@ -463,10 +505,15 @@ fn search(
         .multi_line(true)
         .crlf(true)
         .size_limit(64 * 1024 * 1024)
+        .dfa_size_limit(64 * 1024 * 1024)
         .build()
         .map_err(|e| {
-            ToolError::new(format!("Invalid regex '{query}': {e}"))
-                .suggest("Fix the pattern, or pass regex=false to search for the text literally")
+            ToolError::new(format!(
+                "Invalid regex '{}': {}",
+                brief(query),
+                clip_middle(&e.to_string(), 600)
+            ))
+            .suggest("Fix the pattern, or pass regex=false to search for the text literally")
         })?;
     let text = doc.text();
     let index = doc.lines();
@@ -520,7 +567,7 @@ fn lines_mode(
 ) -> Result<(Vec<NumberedLine>, bool, Option<String>), ToolError> {
     let count = doc.line_count();
     let bad = |why: String| {
-        ToolError::new(format!("Invalid line ranges '{query}': {why}"))
+        ToolError::new(format!("Invalid line ranges '{}': {why}", brief(query)))
             .suggest("Write ranges like \"5\", \"1-10\" or \"1-10,50-60\" (1-based, inclusive)")
     };
     let mut lines = Vec::new();
@@ -532,10 +579,10 @@ fn lines_mode(
         };
         let a: usize = a
             .parse()
-            .map_err(|_| bad(format!("'{part}' is not a line range")))?;
+            .map_err(|_| bad(format!("'{}' is not a line range", brief(part))))?;
         let b: usize = b
             .parse()
-            .map_err(|_| bad(format!("'{part}' is not a line range")))?;
+            .map_err(|_| bad(format!("'{}' is not a line range", brief(part))))?;
         if a == 0 {
             return Err(bad("line numbers start at 1".into()));
         }

@@ -1,6 +1,8 @@
 //! TextPatch: structural edits by heading, line range or code block —
 //! replace, insert or delete whole lines.
 
+use std::collections::BTreeMap;
+
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -10,6 +12,7 @@ use super::context::ToolContext;
 use super::edit_report::{Preview, WriteSummary, context, join_notes, line_count_note};
 use super::error::ToolError;
 use super::target::{PatchTarget, TargetUse, parse_target};
+use super::templates::fill_template;
 use super::text_read::target_error;
 use super::tool::{Effects, Tool, Toolset};
 use crate::text::document::Document;
@@ -17,8 +20,11 @@ use crate::text::edit::{EditError, LineEdit, LineSpan, plan};
 use crate::text::excerpt::ContextLines;
 use crate::text::format::{Format, format_of};
 use crate::text::indent::{common_indent, rebase};
-use crate::text::markdown;
+use crate::text::markdown::{self, MarkdownOutline};
 use crate::text::targets::{EditSite, IndentRule, Operation, resolve_edit};
+
+/// Deleting more lines than this gets a warning in the reply (seed 002).
+pub const LARGE_DELETE: usize = 50;
 
 /// The TextPatch tool.
 pub struct TextPatch;
@@ -48,6 +54,12 @@ pub struct TextPatchParams {
     /// New content for replace and insert (whole lines; a trailing newline is optional).
     #[serde(default)]
     pub content: Option<TextArg>,
+    /// insert only, instead of content: a template. Either the name of a file in the root's templates folder (templates/ unless the server says otherwise; .md optional), or the template's text itself (it then holds a line break or a {{placeholder}}). Placeholders: {{date}} (YYYY-MM-DD), {{time}} (HH:mm), {{date:FORMAT}} and {{time:FORMAT}} with moment.js tokens (YYYY, MM, DD, ddd, dddd, MMM, MMMM, HH, mm, ss, Do, [text]), {{title}} (this file's name without extension), and {{name}} for each entry of variables. The server's local time is used.
+    #[serde(default)]
+    pub template: Option<String>,
+    /// Values for the template's own placeholders, e.g. {"project": "Garden"}; a name like date or title replaces the built-in value.
+    #[serde(default)]
+    pub variables: Option<BTreeMap<String, String>>,
     /// Re-base the content's indentation onto the target's (lines and codeBlock targets). Default true.
     #[serde(default = "default_true")]
     pub preserve_indent: bool,
@@ -98,7 +110,11 @@ fn parse_operation(value: &Value) -> Result<Operation, ToolError> {
             "The 'replaceLines' operation was removed: use operation 'replace' with a lines target {\"start\": N, \"end\": M}",
         )
         .suggest(accepted)),
-        Some(other) => Err(ToolError::new(format!("Unknown operation '{other}'")).suggest(accepted)),
+        Some(other) => Err(ToolError::new(format!(
+            "Unknown operation '{}'",
+            crate::text::excerpt::brief(other)
+        ))
+        .suggest(accepted)),
         None => Err(ToolError::new(format!(
             "operation must be a string, got {}",
             super::args::kind_of(value)
@@ -135,6 +151,9 @@ pub struct TextPatchOutput {
     /// Remarks: the new line count, what a heading delete left behind, …
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// A large delete (over 50 lines, or whole sections with their subsections): how much went and how to get it back.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub warning: Option<String>,
 }
 
 impl Tool for TextPatch {
@@ -167,21 +186,30 @@ IMPORTANT:\n\
 3. Line numbers shift after insert/delete—re-inspect if making multiple edits\n\
 4. For text find-and-replace by content match, use TextReplace instead\n\
 \n\
-Content is whole lines; it gets the file's line endings. preserveIndent (default true) re-bases the content's indentation onto the replaced lines' (lines and codeBlock targets). Pass expectedHash (fileHash from the last response) to refuse the edit if the file changed; dryRun: true shows the diff without writing.\n\
+Content is whole lines; it gets the file's line endings. preserveIndent (default true), for lines and codeBlock targets: replace re-bases the content's indentation onto the replaced lines'; insert gives unindented content the indentation of the target line (the line it goes before, or the nearest non-blank line above when that one is blank or past the end), while content that carries its own indentation is inserted as given, since that indentation may be deliberate (a nested list item). Heading targets find a heading by its text: '### Other' finds '## Other' when it is the only 'Other', with a note. Deleting over 50 lines, or whole sections with their subsections, succeeds with a warning saying how much went.\n\
+\n\
+Templates (insert only): pass template (a file in the root's templates/ folder, or the template text) and variables instead of content; {{date}}, {{time}}, {{date:YYYY-MM-DD}}, {{title}} and {{name}} placeholders are filled, and an unknown placeholder is refused with the list of known ones.\n\
+\n\
+Pass expectedHash (fileHash from the last response) to refuse the edit if the file changed; dryRun: true shows the diff without writing.\n\
 \n\
 Examples:\n\
 - Replace heading: operation=\"replace\", target={ \"heading\": \"## Old\" }, content=\"## New\"\n\
 - Insert before heading: operation=\"insert\", target={ \"beforeHeading\": \"## Setup\" }, content=\"## New Section\\n\"\n\
 - Append to section: operation=\"insert\", target={ \"appendToSection\": \"## Setup\" }, content=\"New content\\n\"\n\
 - Delete lines 50-55: operation=\"delete\", target={ \"lines\": { \"start\": 50, \"end\": 55 } }\n\
-- Replace code block: operation=\"replace\", target={ \"codeBlock\": { \"index\": 0 } }, content=\"new code...\""
+- Replace code block: operation=\"replace\", target={ \"codeBlock\": { \"index\": 0 } }, content=\"new code...\"\n\
+- Insert from a template: operation=\"insert\", target={ \"appendToSection\": \"## Log\" }, template=\"log-entry\", variables={ \"mood\": \"good\" }"
     }
 
     fn run(ctx: &ToolContext, params: TextPatchParams) -> Result<TextPatchOutput, ToolError> {
         let operation = parse_operation(&params.operation.0)?;
+        let target = parse_target(&params.target.0.0, TargetUse::Patch)?;
+        let filled = template_content(ctx, &params, operation)?;
         let raw_target = params.target.0.0;
-        let target = parse_target(&raw_target, TargetUse::Patch)?;
-        let content = params.content.as_ref().map(TextArg::as_str);
+        let content = match &filled {
+            Some(filled) => Some(filled.text.as_str()),
+            None => params.content.as_ref().map(TextArg::as_str),
+        };
         match (operation, content) {
             (Operation::Delete, Some(_)) => {
                 return Err(ToolError::new(
@@ -216,8 +244,8 @@ Examples:\n\
                 let path = file.path.display();
                 let doc = &file.doc;
                 let outline = (format_of(&file.path.real) == Format::Markdown
-                    && target.needs_outline())
-                .then(|| markdown::parse_sections(doc.text()));
+                    && (target.needs_outline() || operation == Operation::Delete))
+                    .then(|| markdown::parse_sections(doc.text()));
                 let resolved = resolve_edit(doc, outline.as_ref(), &target, operation)
                     .map_err(|e| target_error(e, &path))?;
                 let content = content.map(|c| match (&resolved.indent, preserve_indent) {
@@ -231,6 +259,9 @@ Examples:\n\
                 });
                 let content = content.as_deref().unwrap_or("");
                 let edit = match (resolved.site, operation) {
+                    (EditSite::Nothing(at), _) => {
+                        return Ok((doc.clone(), (nothing_plan(doc, at), resolved.note, None)));
+                    }
                     (EditSite::InsertBefore(before), _) => LineEdit::Insert { before, content },
                     (EditSite::Lines { first, last }, Operation::Delete) => {
                         LineEdit::Delete { first, last }
@@ -241,9 +272,16 @@ Examples:\n\
                         content,
                     },
                 };
+                let warning = match edit {
+                    LineEdit::Delete { first, last } => {
+                        let undo = ctx.settings.enabled_tools.contains(&"UndoEdit");
+                        large_delete_warning(outline.as_ref(), first, last, params.dry_run, undo)
+                    }
+                    _ => None,
+                };
                 let near = match resolved.site {
                     EditSite::Lines { first, .. } => first,
-                    EditSite::InsertBefore(b) => b.saturating_sub(1).max(1),
+                    EditSite::InsertBefore(b) | EditSite::Nothing(b) => b.saturating_sub(1).max(1),
                 };
                 let plan =
                     plan(doc, &edit, doc.eol_near(near)).map_err(|e| edit_error(e, &path))?;
@@ -251,10 +289,10 @@ Examples:\n\
                     ToolError::new(format!("Cannot write {path}: {e}; nothing was written"))
                         .suggest("Use only characters the file's encoding can hold")
                 })?;
-                Ok::<(Document, _), ToolError>((after, (plan, resolved.note)))
+                Ok::<(Document, _), ToolError>((after, (plan, resolved.note, warning)))
             },
         )?;
-        let (plan, target_note) = &edited.value;
+        let (plan, target_note, warning) = &edited.value;
         Ok(TextPatchOutput {
             status: "success",
             operation: operation.name(),
@@ -267,11 +305,121 @@ Examples:\n\
             context: context(&edited.after, plan.new_span),
             write: WriteSummary::of(&edited),
             note: join_notes([
+                filled.map(|f| f.note),
                 target_note.clone(),
                 line_count_note(&edited.before, &edited.after),
             ]),
+            warning: warning.clone(),
         })
     }
+}
+
+/// The content a `template` gives, after checking it goes with the other
+/// arguments; `None` without a template.
+fn template_content(
+    ctx: &ToolContext,
+    params: &TextPatchParams,
+    operation: Operation,
+) -> Result<Option<super::templates::Filled>, ToolError> {
+    let Some(template) = &params.template else {
+        if params.variables.is_some() {
+            return Err(ToolError::new(
+                "variables were given without a template; they fill a template's placeholders",
+            )
+            .suggest("Pass template with the variables, or leave variables out"));
+        }
+        return Ok(None);
+    };
+    if operation != Operation::Insert {
+        return Err(ToolError::new(format!(
+            "template works only with operation 'insert', not '{}'",
+            operation.name()
+        ))
+        .suggest("Use operation 'insert' to add a filled template; to replace lines, pass content instead"));
+    }
+    if params.content.is_some() {
+        return Err(ToolError::new(
+            "content and template were both given, but the template is the content",
+        )
+        .suggest("Leave out content to insert the filled template, or leave out template to insert content as given"));
+    }
+    let file = ctx.workspace.resolve_file(&params.file_path)?;
+    let empty = BTreeMap::new();
+    let variables = params.variables.as_ref().unwrap_or(&empty);
+    fill_template(ctx, template, variables, &file.real, &file.root).map(Some)
+}
+
+/// The plan of an edit that changes nothing, at line `at`.
+fn nothing_plan(doc: &Document, at: usize) -> crate::text::edit::EditPlan {
+    let offset = doc.lines().start(at.min(doc.line_count() + 1).max(1));
+    crate::text::edit::EditPlan {
+        splice: crate::text::document::Splice::new(offset..offset, ""),
+        affected: LineSpan::new(at, at.saturating_sub(1)),
+        new_span: LineSpan::new(at, at.saturating_sub(1)),
+        lines_delta: 0,
+        lines_changed: 0,
+        removed: String::new(),
+        inserted: String::new(),
+    }
+}
+
+/// The warning for deleting lines `first..=last`, when they are many or hold
+/// whole sections with subsections.
+fn large_delete_warning(
+    outline: Option<&MarkdownOutline>,
+    first: usize,
+    last: usize,
+    dry_run: bool,
+    undo_available: bool,
+) -> Option<String> {
+    let count = last - first + 1;
+    // Sections wholly deleted that have subsections; the outermost only, a
+    // subsection goes with its parent.
+    let mut sections: Vec<String> = Vec::new();
+    if let Some(o) = outline {
+        let mut inside_until = 0;
+        for (i, h) in o.headings.iter().enumerate() {
+            let whole = h.line >= first && h.section_end <= last && h.line > inside_until;
+            let has_children = o
+                .headings
+                .get(i + 1)
+                .is_some_and(|next| next.level > h.level && next.line <= h.section_end);
+            if whole && has_children {
+                sections.push(format!("'{}'", h.display()));
+                inside_until = h.section_end;
+            }
+        }
+    }
+    if count <= LARGE_DELETE && sections.is_empty() {
+        return None;
+    }
+    sections.truncate(5);
+    let what = if sections.is_empty() {
+        String::new()
+    } else {
+        format!(
+            ", including the section{} {} with {} subsections",
+            if sections.len() == 1 { "" } else { "s" },
+            sections.join(", "),
+            if sections.len() == 1 { "its" } else { "their" }
+        )
+    };
+    let verb = if dry_run {
+        "This would delete"
+    } else {
+        "Deleted"
+    };
+    let plural = if count == 1 { "line" } else { "lines" };
+    let back = if dry_run {
+        "Nothing was written (dry run)".to_string()
+    } else if undo_available {
+        "If that was not intended, UndoEdit restores them".to_string()
+    } else {
+        "This server keeps no edit history (UndoEdit is not switched on): if that was not intended, insert the lines again (preview.before shows how they began); next time check with dryRun: true first".to_string()
+    };
+    Some(format!(
+        "{verb} {count} {plural} ({first}-{last}){what}. {back}."
+    ))
 }
 
 fn edit_error(error: EditError, path: &str) -> ToolError {
@@ -281,5 +429,34 @@ fn edit_error(error: EditError, path: &str) -> ToolError {
             err.suggest("Use TextInspect to see the file's length and structure")
         }
         EditError::EmptyContent => err.suggest("Use operation 'delete' to remove lines"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_large_delete_warning_names_undo_only_when_it_exists() {
+        let outline = markdown::parse_sections("# A\n\n## B\n\n### C\n\ntext\n");
+        assert_eq!(
+            large_delete_warning(Some(&outline), 3, 7, false, true).unwrap(),
+            "Deleted 5 lines (3-7), including the section '## B' with its subsections. If that \
+             was not intended, UndoEdit restores them."
+        );
+        assert!(
+            large_delete_warning(Some(&outline), 3, 7, false, false)
+                .unwrap()
+                .contains("UndoEdit is not switched on")
+        );
+        assert_eq!(
+            large_delete_warning(Some(&outline), 5, 7, false, true),
+            None
+        );
+        assert_eq!(
+            large_delete_warning(None, 1, 51, false, true).unwrap(),
+            "Deleted 51 lines (1-51). If that was not intended, UndoEdit restores them."
+        );
+        assert_eq!(large_delete_warning(None, 1, 50, false, true), None);
     }
 }

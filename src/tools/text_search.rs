@@ -17,7 +17,7 @@ use super::error::ToolError;
 use super::text_inspect::{MatchContext, NearestHeading, SearchMatch};
 use super::tool::{Effects, Tool, Toolset};
 use crate::text::document::Document;
-use crate::text::excerpt::{MAX_CONTEXT_LINE, cut, cut_around};
+use crate::text::excerpt::{MAX_CONTEXT_LINE, brief, clip_middle, cut, cut_around};
 use crate::text::format::{Format, format_of};
 use crate::text::markdown::{self, MarkdownOutline};
 use crate::workspace::WorkspaceError;
@@ -61,6 +61,7 @@ fn default_max_results() -> usize {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct TextSearchParams {
     /// The text to find, or a regular expression with regex=true. Matches are found within single lines.
+    #[serde(deserialize_with = "super::args::bounded_pattern")]
     pub query: String,
     /// Treat query as a regular expression (Rust regex syntax) instead of literal text (default false).
     #[serde(default)]
@@ -75,7 +76,7 @@ pub struct TextSearchParams {
     #[serde(default)]
     pub file_path: Option<String>,
     /// Glob selecting files: without '/' it matches file names in any folder ("*.md", "*.{md,txt}"); with '/' it matches the path from the root ("notes/**/*.md"). Letter case is ignored.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::args::bounded_pattern_opt")]
     pub file_pattern: Option<String>,
     /// Lines of context before and after each match (default 1, at most 20).
     #[serde(default = "default_context_lines")]
@@ -208,7 +209,9 @@ Examples:\n\
                 format!("{done} files searched for '{}'", cut(&params.query, 60)),
             )
         };
+        let roots = workspace.roots();
         let summary = search(&SearchRequest {
+            roots: &roots,
             scope,
             pattern: &pattern,
             file_pattern: file_pattern.as_ref(),
@@ -332,7 +335,11 @@ fn pattern_error(error: PatternError, query: &str) -> ToolError {
         .suggest("Search for one of the lines, e.g. the most distinctive one")
         .suggest("To match text across lines in one file, use TextInspect with mode 'search' and regex=true"),
         PatternError::Invalid { message } => {
-            ToolError::new(format!("Invalid regex '{query}': {message}"))
+            ToolError::new(format!(
+                "Invalid regex '{}': {}",
+                brief(query),
+                clip_middle(&message, 600)
+            ))
                 .suggest("Fix the pattern, or pass regex=false to search for the text literally")
                 .suggest("Characters such as ( ) [ ] { } . * + ? | \\ need a backslash to match themselves")
         }
@@ -348,7 +355,7 @@ fn scope(ctx: &ToolContext, params: &TextSearchParams) -> Result<SearchScope, To
     match &params.directory_path {
         Some(dir) => {
             let path = roots.resolve_existing(dir).map_err(WorkspaceError::from)?;
-            if !path.real.is_dir() {
+            if !workspace.is_dir(&path)? {
                 return Err(ToolError::new(format!(
                     "directoryPath '{dir}' is a file, not a folder"
                 ))

@@ -25,19 +25,23 @@ pub enum Toolset {
     Code,
     /// The mcp-text-editor API.
     Editor,
+    /// CheckLinks.
+    Links,
 }
 
 impl Toolset {
     /// Every toolset.
-    pub const ALL: [Toolset; 4] = [
+    pub const ALL: [Toolset; 5] = [
         Toolset::Text,
         Toolset::Files,
         Toolset::Code,
         Toolset::Editor,
+        Toolset::Links,
     ];
 
     /// The toolsets on when `--toolsets` is not given.
-    pub const DEFAULT: [Toolset; 3] = [Toolset::Text, Toolset::Files, Toolset::Code];
+    pub const DEFAULT: [Toolset; 4] =
+        [Toolset::Text, Toolset::Files, Toolset::Code, Toolset::Links];
 
     /// The name used on the command line.
     pub fn name(self) -> &'static str {
@@ -46,6 +50,7 @@ impl Toolset {
             Toolset::Files => "files",
             Toolset::Code => "code",
             Toolset::Editor => "editor",
+            Toolset::Links => "links",
         }
     }
 

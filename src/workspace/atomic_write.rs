@@ -1,147 +1,376 @@
 //! Atomic writes: a file is either wholly its old bytes or wholly its new ones,
-//! never a mixture, even if the process is killed mid-write.
+//! never a mixture, even if the process is killed mid-write, and a killed
+//! write leaves nothing behind.
 //!
-//! The new bytes go to a temp file in the same folder, are flushed to disk,
-//! get the original file's permissions (and owner, where allowed), and then
-//! replace the file by rename. Temp files are named
-//! `.<name>.<random>.mcp-server-text.tmp` so one left by a killed process can
-//! be recognised and removed later (see [`stale_temp_target`]).
+//! On Linux the new bytes go to an unnamed file (`O_TMPFILE`) in the target's
+//! folder, opened through the folder's handle. They are written and synced,
+//! get the original file's permissions (and owner, where allowed), and only
+//! then does the file get a name: it is linked under a random hidden name and
+//! at once renamed over the target, the shortest window the system allows,
+//! and the folder is synced. A process killed before that leaves no file at
+//! all. A new file is linked straight under its own name, which fails if the
+//! name is taken, so nothing is ever overwritten.
+//!
+//! Where unnamed files are not available (another system, or a file system
+//! that refuses `O_TMPFILE`), the bytes go to a named temp file in the same
+//! folder instead. Every name a write gives its bytes before the rename is
+//! `.<name>.<random>.mcp-server-text.tmp`, so one left by a killed process
+//! can be recognised and removed later (see [`stale_temp_target`] and
+//! [`super::stale_temps`]).
 //!
 //! ```
-//! use mcp_server_text::workspace::atomic_write::write_atomic;
+//! use std::ffi::OsStr;
+//! use cap_std::{ambient_authority, fs::Dir};
+//! use mcp_server_text::workspace::atomic_write::write_in;
 //!
 //! let dir = tempfile::tempdir().unwrap();
-//! let path = dir.path().join("note.md");
-//! write_atomic(&path, |out| out.write_all(b"new\n")).unwrap();
-//! assert_eq!(std::fs::read(&path).unwrap(), b"new\n");
+//! let folder = Dir::open_ambient_dir(dir.path(), ambient_authority()).unwrap();
+//! write_in(&folder, OsStr::new("note.md"), None, &mut |out| out.write_all(b"new\n")).unwrap();
+//! assert_eq!(std::fs::read(dir.path().join("note.md")).unwrap(), b"new\n");
 //! ```
 
-use std::fs::{self, File};
+use std::ffi::{OsStr, OsString};
+use std::fs::{File, Metadata};
 use std::io::{self, Write};
+use std::os::fd::AsFd;
+use std::os::unix::fs::{FileExt, MetadataExt};
 use std::path::{Path, PathBuf};
 
-/// The suffix of every temp file this program writes.
+use cap_std::fs::Dir;
+use rustix::fs::{AtFlags, Mode, OFlags};
+use rustix::io::Errno;
+
+/// The suffix of every temp file this program names.
 pub const TEMP_SUFFIX: &str = ".mcp-server-text.tmp";
 
-/// Writes `path` atomically with the bytes `fill` writes. Parent folders must
-/// exist. An existing file's permissions are kept; a new file gets `0644`.
-pub fn write_atomic(
-    path: &Path,
-    fill: impl FnOnce(&mut dyn Write) -> io::Result<()>,
-) -> io::Result<()> {
-    let staged = stage(path, fill)?;
-    staged.commit()
+/// The mode of a new file (permissions are set explicitly, whatever the umask).
+const NEW_FILE_MODE: u32 = 0o644;
+
+/// How the new bytes are held until they replace the target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TempKind {
+    /// An unnamed file where the system has them, else a named one.
+    Unnamed,
+    /// A named temp file beside the target (the fallback; tests force it).
+    Named,
 }
 
-/// A temp file holding a file's new bytes, not yet renamed into place.
-/// Dropping it without [`Staged::commit`] removes the temp file.
+/// Writes `name` in `folder` atomically with the bytes `fill` writes. With
+/// `keep`, the metadata of the file being replaced, its permissions and
+/// owner are kept; a new file gets `0644`.
+pub fn write_in(
+    folder: &Dir,
+    name: &OsStr,
+    keep: Option<&Metadata>,
+    fill: &mut dyn FnMut(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
+    stage(folder, name, keep, TempKind::Unnamed, fill)?.commit()
+}
+
+/// The new bytes of a file, written and synced, not yet in place. Dropping
+/// it without committing leaves nothing: an unnamed file vanishes by itself,
+/// a named one is removed.
 #[derive(Debug)]
 pub struct Staged {
-    temp: tempfile::NamedTempFile,
-    target: PathBuf,
+    folder: Dir,
+    target: OsString,
+    temp: Temp,
 }
 
-/// Writes the new bytes of `path` to a temp file beside it and syncs them,
-/// without touching `path` itself yet. Batches stage every file first and
-/// commit only when all were staged.
+#[derive(Debug)]
+enum Temp {
+    Unnamed(File),
+    Named {
+        file: File,
+        name: OsString,
+    },
+    /// Already renamed or removed.
+    Spent,
+}
+
+/// Writes the new bytes of `name` in `folder` and syncs them, without
+/// touching `name` itself yet. Batches stage every file first and commit
+/// only when all were staged.
 pub fn stage(
-    path: &Path,
-    fill: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+    folder: &Dir,
+    name: &OsStr,
+    keep: Option<&Metadata>,
+    kind: TempKind,
+    fill: &mut dyn FnMut(&mut dyn Write) -> io::Result<()>,
 ) -> io::Result<Staged> {
-    let dir = path
-        .parent()
-        .ok_or_else(|| io::Error::other("the path has no parent folder"))?;
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let mut temp = tempfile::Builder::new()
-        .prefix(&format!(".{name}."))
-        .suffix(TEMP_SUFFIX)
-        .tempfile_in(dir)?;
+    let folder = folder.try_clone()?;
+    let temp = match kind {
+        TempKind::Unnamed => match open_unnamed(&folder) {
+            Some(file) => Temp::Unnamed(file),
+            None => open_named(&folder, name)?,
+        },
+        TempKind::Named => open_named(&folder, name)?,
+    };
+    let staged = Staged {
+        folder,
+        target: name.to_os_string(),
+        temp,
+    };
+    let file = staged.file();
     {
-        let mut out = io::BufWriter::with_capacity(1 << 16, temp.as_file_mut());
+        let mut out = io::BufWriter::with_capacity(1 << 16, file);
         fill(&mut out)?;
         out.flush()?;
     }
-    let file = temp.as_file();
     file.sync_all()?;
-    match fs::metadata(path) {
-        Ok(original) => {
-            file.set_permissions(original.permissions())?;
-            keep_owner(file, &original);
-        }
-        Err(_) => set_new_file_mode(file)?,
-    }
-    Ok(Staged {
-        temp,
-        target: path.to_path_buf(),
-    })
+    set_metadata(file, keep)?;
+    Ok(staged)
 }
 
 impl Staged {
-    /// The file the staged bytes are for.
-    pub fn target(&self) -> &Path {
+    /// The name of the file the staged bytes are for.
+    pub fn target(&self) -> &OsStr {
         &self.target
     }
 
-    /// The temp file holding the staged bytes.
-    pub fn temp_path(&self) -> &Path {
-        self.temp.path()
+    /// Whether the bytes are held in an unnamed file.
+    pub fn is_unnamed(&self) -> bool {
+        matches!(self.temp, Temp::Unnamed(_))
     }
 
-    /// Renames the temp file over the target and syncs the folder.
-    pub fn commit(self) -> io::Result<()> {
-        let target = self.target;
-        self.temp.persist(&target).map_err(|e| e.error)?;
-        sync_dir(target.parent());
+    /// The name of the named temp file holding the bytes, if they have one.
+    pub fn temp_name(&self) -> Option<&OsStr> {
+        match &self.temp {
+            Temp::Named { name, .. } => Some(name),
+            _ => None,
+        }
+    }
+
+    fn file(&self) -> &File {
+        match &self.temp {
+            Temp::Unnamed(file) | Temp::Named { file, .. } => file,
+            Temp::Spent => unreachable!("a spent temp file is never written"),
+        }
+    }
+
+    /// Puts the staged bytes in place of the target (replacing it, or
+    /// creating it) and syncs the folder.
+    pub fn commit(mut self) -> io::Result<()> {
+        let temp_name = self.name_it()?;
+        let renamed = rustix::fs::renameat(&self.folder, &temp_name, &self.folder, &self.target);
+        if let Err(error) = renamed {
+            let _ = rustix::fs::unlinkat(&self.folder, &temp_name, AtFlags::empty());
+            self.temp = Temp::Spent;
+            return Err(error.into());
+        }
+        self.temp = Temp::Spent;
+        sync_folder(&self.folder);
         Ok(())
     }
 
-    /// Moves the temp file to the target only if nothing exists there yet
-    /// (for new files: one that appeared meanwhile is never overwritten).
-    pub fn commit_new(self) -> io::Result<()> {
-        let target = self.target;
-        self.temp.persist_noclobber(&target).map_err(|e| e.error)?;
-        sync_dir(target.parent());
+    /// Puts the staged bytes in place only if nothing exists at the target
+    /// yet: one that appeared meanwhile is never overwritten (the error is
+    /// then `AlreadyExists`).
+    pub fn commit_new(mut self) -> io::Result<()> {
+        if let Temp::Unnamed(file) = &self.temp {
+            match link_unnamed(file, &self.folder, &self.target) {
+                Ok(()) => {
+                    self.temp = Temp::Spent;
+                    sync_folder(&self.folder);
+                    return Ok(());
+                }
+                Err(Errno::EXIST) => return Err(Errno::EXIST.into()),
+                // No way to name an unnamed file here: copy it into a named one.
+                Err(_) => self.temp = self.copy_to_named()?,
+            }
+        }
+        let Temp::Named { name, .. } = &self.temp else {
+            unreachable!("an unnamed temp file was named or copied above")
+        };
+        let name = name.clone();
+        let moved = rename_noreplace(&self.folder, &name, &self.target);
+        if moved.is_err() {
+            let _ = rustix::fs::unlinkat(&self.folder, &name, AtFlags::empty());
+        }
+        self.temp = Temp::Spent;
+        moved?;
+        sync_folder(&self.folder);
         Ok(())
+    }
+
+    /// Gives the bytes a hidden temp name (for an unnamed file, a link; if
+    /// that is refused, a copy) and returns it.
+    fn name_it(&mut self) -> io::Result<OsString> {
+        if let Temp::Unnamed(file) = &self.temp {
+            for _ in 0..100 {
+                let name = temp_name(&self.target);
+                match link_unnamed(file, &self.folder, &name) {
+                    Ok(()) => return Ok(name),
+                    Err(Errno::EXIST) => continue,
+                    Err(_) => break,
+                }
+            }
+            self.temp = self.copy_to_named()?;
+        }
+        match &self.temp {
+            Temp::Named { name, .. } => Ok(name.clone()),
+            _ => unreachable!("the bytes were just given a name"),
+        }
+    }
+
+    /// A named temp file with the same bytes and metadata as the unnamed one.
+    fn copy_to_named(&self) -> io::Result<Temp> {
+        let source = self.file();
+        let Temp::Named { file, name } = open_named(&self.folder, &self.target)? else {
+            unreachable!("open_named returns a named temp file")
+        };
+        let copied = (|| {
+            let mut buffer = vec![0u8; 1 << 16];
+            let mut offset = 0u64;
+            loop {
+                let n = source.read_at(&mut buffer, offset)?;
+                if n == 0 {
+                    break;
+                }
+                file.write_all_at(&buffer[..n], offset)?;
+                offset += n as u64;
+            }
+            file.sync_all()?;
+            let meta = source.metadata()?;
+            set_metadata(&file, Some(&meta))
+        })();
+        if let Err(error) = copied {
+            let _ = rustix::fs::unlinkat(&self.folder, &name, AtFlags::empty());
+            return Err(error);
+        }
+        Ok(Temp::Named { file, name })
     }
 }
 
-#[cfg(unix)]
-fn keep_owner(file: &File, original: &fs::Metadata) {
-    use std::os::unix::fs::MetadataExt;
-    // Only succeeds when allowed (same owner, or privileged); a failure leaves
-    // the new file owned by whoever runs the server, which is the best we can do.
-    let _ = std::os::unix::fs::fchown(file, Some(original.uid()), Some(original.gid()));
+impl Drop for Staged {
+    fn drop(&mut self) {
+        if let Temp::Named { name, .. } = &self.temp {
+            let _ = rustix::fs::unlinkat(&self.folder, name, AtFlags::empty());
+        }
+    }
 }
 
-#[cfg(not(unix))]
-fn keep_owner(_file: &File, _original: &fs::Metadata) {}
-
-#[cfg(unix)]
-fn set_new_file_mode(file: &File) -> io::Result<()> {
-    use std::os::unix::fs::PermissionsExt;
-    file.set_permissions(fs::Permissions::from_mode(0o644))
+/// An unnamed file in `folder`, or `None` where the system or the file
+/// system has none.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn open_unnamed(folder: &Dir) -> Option<File> {
+    rustix::fs::openat(
+        folder,
+        ".",
+        OFlags::TMPFILE | OFlags::RDWR | OFlags::CLOEXEC,
+        Mode::from_raw_mode(0o600),
+    )
+    .ok()
+    .map(File::from)
 }
 
-#[cfg(not(unix))]
-fn set_new_file_mode(_file: &File) -> io::Result<()> {
+/// An unnamed file in `folder`, or `None` where the system or the file
+/// system has none.
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+fn open_unnamed(_folder: &Dir) -> Option<File> {
+    None
+}
+
+/// Links the unnamed `file` into `folder` as `name`; fails if `name` exists.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn link_unnamed(file: &File, folder: &Dir, name: &OsStr) -> Result<(), Errno> {
+    // Linking a descriptor directly needs a capability most users lack; the
+    // descriptor's /proc entry works for everyone where /proc is mounted.
+    match rustix::fs::linkat(file, "", folder, name, AtFlags::EMPTY_PATH) {
+        Ok(()) => return Ok(()),
+        Err(Errno::EXIST) => return Err(Errno::EXIST),
+        Err(_) => {}
+    }
+    let proc_path = format!("/proc/self/fd/{}", {
+        use std::os::fd::AsRawFd;
+        file.as_fd().as_raw_fd()
+    });
+    rustix::fs::linkat(
+        rustix::fs::CWD,
+        proc_path.as_str(),
+        folder,
+        name,
+        AtFlags::SYMLINK_FOLLOW,
+    )
+}
+
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+fn link_unnamed(_file: &File, _folder: &Dir, _name: &OsStr) -> Result<(), Errno> {
+    Err(Errno::NOSYS)
+}
+
+/// A new temp file named for `target`, created so that it can be nothing
+/// else: not a link followed, not a file that already exists.
+fn open_named(folder: &Dir, target: &OsStr) -> io::Result<Temp> {
+    loop {
+        let name = temp_name(target);
+        match rustix::fs::openat(
+            folder,
+            &name,
+            OFlags::CREATE | OFlags::EXCL | OFlags::RDWR | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+            Mode::from_raw_mode(0o600),
+        ) {
+            Ok(fd) => {
+                return Ok(Temp::Named {
+                    file: File::from(fd),
+                    name,
+                });
+            }
+            Err(Errno::EXIST) => continue,
+            Err(error) => return Err(error.into()),
+        }
+    }
+}
+
+/// `.<target>.<random>.mcp-server-text.tmp`.
+fn temp_name(target: &OsStr) -> OsString {
+    let mut name = OsString::from(".");
+    name.push(target);
+    name.push(".");
+    name.push((0..8).map(|_| fastrand::alphanumeric()).collect::<String>());
+    name.push(TEMP_SUFFIX);
+    name
+}
+
+/// Renames `from` to `to` in `folder` unless `to` exists.
+fn rename_noreplace(folder: &Dir, from: &OsStr, to: &OsStr) -> io::Result<()> {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    match rustix::fs::renameat_with(folder, from, folder, to, rustix::fs::RenameFlags::NOREPLACE) {
+        Ok(()) => return Ok(()),
+        Err(Errno::EXIST) => return Err(Errno::EXIST.into()),
+        // The file system cannot refuse to replace: link, which can.
+        Err(_) => {}
+    }
+    rustix::fs::linkat(folder, from, folder, to, AtFlags::empty())?;
+    rustix::fs::unlinkat(folder, from, AtFlags::empty())?;
+    Ok(())
+}
+
+/// Gives a staged file the permissions (and, where allowed, the owner) of
+/// the file it replaces, or those of a new file.
+fn set_metadata(file: &File, keep: Option<&Metadata>) -> io::Result<()> {
+    match keep {
+        Some(original) => {
+            rustix::fs::fchmod(file, Mode::from_raw_mode(original.mode() & 0o7777))?;
+            // Only succeeds when allowed (same owner, or privileged); a failure
+            // leaves the new file owned by whoever runs the server, which is
+            // the best that can be done.
+            let _ = rustix::fs::fchown(
+                file,
+                Some(rustix::fs::Uid::from_raw(original.uid())),
+                Some(rustix::fs::Gid::from_raw(original.gid())),
+            );
+        }
+        None => rustix::fs::fchmod(file, Mode::from_raw_mode(NEW_FILE_MODE))?,
+    }
     Ok(())
 }
 
 /// Syncs a folder, making renames in it durable; failures are ignored.
-pub(crate) fn sync_dir(dir: Option<&Path>) {
-    // Makes the rename itself durable. Not possible on every platform, and the
-    // data is already synced, so a failure here is not an error.
-    #[cfg(unix)]
-    if let Some(dir) = dir
-        && let Ok(handle) = File::open(dir)
-    {
-        let _ = handle.sync_all();
-    }
-    #[cfg(not(unix))]
-    let _ = dir;
+pub fn sync_folder(folder: &Dir) {
+    // Not possible on every platform or file system, and the data is
+    // already synced, so a failure here is not an error.
+    let _ = rustix::fs::fsync(folder);
 }
 
 /// If `temp` is named like a temp file of this program, the file it was
@@ -159,55 +388,151 @@ pub fn stale_temp_target(temp: &Path) -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use cap_std::ambient_authority;
+    use std::fs;
+    use std::os::unix::fs::PermissionsExt;
+
+    fn folder() -> (tempfile::TempDir, Dir) {
+        let dir = tempfile::tempdir().unwrap();
+        let handle = Dir::open_ambient_dir(dir.path(), ambient_authority()).unwrap();
+        (dir, handle)
+    }
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    fn write_kind(dir: &Path, folder: &Dir, kind: TempKind, content: &[u8]) -> Vec<String> {
+        let path = dir.join("a.txt");
+        let keep = fs::metadata(&path).ok();
+        let mut seen = Vec::new();
+        stage(
+            folder,
+            OsStr::new("a.txt"),
+            keep.as_ref(),
+            kind,
+            &mut |out| {
+                out.write_all(&content[..content.len() / 2])?;
+                out.flush()?;
+                seen = names(dir);
+                out.write_all(&content[content.len() / 2..])
+            },
+        )
+        .unwrap()
+        .commit()
+        .unwrap();
+        seen
+    }
 
     #[test]
-    fn replaces_content_and_keeps_permissions() {
-        let dir = tempfile::tempdir().unwrap();
+    fn no_named_file_appears_while_the_bytes_are_written() {
+        let (dir, folder) = folder();
         let path = dir.path().join("a.txt");
         fs::write(&path, "old").unwrap();
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
+        let seen = write_kind(dir.path(), &folder, TempKind::Unnamed, b"new bytes");
+        assert_eq!(seen, ["a.txt"], "only the file itself during the write");
+        assert_eq!(fs::read(&path).unwrap(), b"new bytes");
+        assert_eq!(names(dir.path()), ["a.txt"]);
+    }
+
+    #[test]
+    fn the_named_fallback_writes_the_same_and_leaves_nothing() {
+        let (dir, folder) = folder();
+        let path = dir.path().join("a.txt");
+        fs::write(&path, "old").unwrap();
+        let seen = write_kind(dir.path(), &folder, TempKind::Named, b"new bytes");
+        assert_eq!(seen.len(), 2, "{seen:?}");
+        assert_eq!(
+            stale_temp_target(&dir.path().join(&seen[0])),
+            Some(path.clone()),
+            "the temp file is named for its target: {seen:?}"
+        );
+        assert_eq!(fs::read(&path).unwrap(), b"new bytes");
+        assert_eq!(names(dir.path()), ["a.txt"]);
+    }
+
+    #[test]
+    fn permissions_are_kept_and_new_files_get_0644() {
+        for kind in [TempKind::Unnamed, TempKind::Named] {
+            let (dir, folder) = folder();
+            let path = dir.path().join("a.txt");
+            fs::write(&path, "old").unwrap();
             fs::set_permissions(&path, fs::Permissions::from_mode(0o640)).unwrap();
+            write_kind(dir.path(), &folder, kind, b"new");
+            let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o7777;
+            assert_eq!(mode, 0o640, "{kind:?}");
+
+            stage(&folder, OsStr::new("b.txt"), None, kind, &mut |out| {
+                out.write_all(b"b")
+            })
+            .unwrap()
+            .commit_new()
+            .unwrap();
+            let mode = fs::metadata(dir.path().join("b.txt"))
+                .unwrap()
+                .permissions()
+                .mode();
+            assert_eq!(mode & 0o7777, 0o644, "{kind:?}");
         }
-        write_atomic(&path, |out| out.write_all(b"new")).unwrap();
-        assert_eq!(fs::read(&path).unwrap(), b"new");
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            assert_eq!(
-                fs::metadata(&path).unwrap().permissions().mode() & 0o777,
-                0o640
-            );
-        }
-        let leftovers: Vec<_> = fs::read_dir(dir.path()).unwrap().collect();
-        assert_eq!(leftovers.len(), 1, "no temp file is left behind");
     }
 
     #[test]
     fn a_failed_fill_leaves_the_file_and_no_temp() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("a.txt");
-        fs::write(&path, "old").unwrap();
-        let err = write_atomic(&path, |out| {
-            out.write_all(b"partial")?;
-            Err(io::Error::other("disk on fire"))
-        })
-        .unwrap_err();
-        assert_eq!(err.to_string(), "disk on fire");
-        assert_eq!(fs::read(&path).unwrap(), b"old");
-        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+        for kind in [TempKind::Unnamed, TempKind::Named] {
+            let (dir, folder) = folder();
+            let path = dir.path().join("a.txt");
+            fs::write(&path, "old").unwrap();
+            let err = stage(&folder, OsStr::new("a.txt"), None, kind, &mut |out| {
+                out.write_all(b"partial")?;
+                Err(io::Error::other("disk on fire"))
+            })
+            .unwrap_err();
+            assert_eq!(err.to_string(), "disk on fire");
+            assert_eq!(fs::read(&path).unwrap(), b"old");
+            assert_eq!(names(dir.path()), ["a.txt"], "{kind:?}");
+        }
+    }
+
+    #[test]
+    fn a_new_file_never_replaces_one_that_appeared_meanwhile() {
+        for kind in [TempKind::Unnamed, TempKind::Named] {
+            let (dir, folder) = folder();
+            let staged = stage(&folder, OsStr::new("n.txt"), None, kind, &mut |out| {
+                out.write_all(b"new")
+            })
+            .unwrap();
+            fs::write(dir.path().join("n.txt"), "theirs").unwrap();
+            let err = staged.commit_new().unwrap_err();
+            assert_eq!(err.kind(), io::ErrorKind::AlreadyExists, "{kind:?}");
+            assert_eq!(fs::read(dir.path().join("n.txt")).unwrap(), b"theirs");
+            assert_eq!(names(dir.path()), ["n.txt"], "{kind:?}");
+        }
+    }
+
+    #[test]
+    fn a_dropped_stage_leaves_nothing() {
+        for kind in [TempKind::Unnamed, TempKind::Named] {
+            let (dir, folder) = folder();
+            let staged = stage(&folder, OsStr::new("n.txt"), None, kind, &mut |out| {
+                out.write_all(b"new")
+            })
+            .unwrap();
+            assert_eq!(staged.is_unnamed(), kind == TempKind::Unnamed);
+            drop(staged);
+            assert!(names(dir.path()).is_empty(), "{kind:?}");
+        }
     }
 
     #[test]
     fn recognises_its_own_temp_names() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("note.md");
-        let staged = stage(&path, |out| out.write_all(b"x")).unwrap();
-        let temp_name = staged.temp.path().to_path_buf();
-        assert_eq!(stale_temp_target(&temp_name), Some(path.clone()));
-        drop(staged);
-        assert!(!temp_name.exists());
+        let name = temp_name(OsStr::new("note.md"));
+        let temp = Path::new("/v").join(&name);
+        assert_eq!(stale_temp_target(&temp), Some(PathBuf::from("/v/note.md")));
         assert_eq!(stale_temp_target(Path::new("/v/note.md")), None);
         assert_eq!(
             stale_temp_target(Path::new("/v/.x.mcp-server-text.tmp")),

@@ -6,9 +6,10 @@
 //! It then reads every file, checks every expected hash, and computes every
 //! new document before anything is written: one failure and no file changes.
 //!
-//! Writing is two-phase: every new document is staged as a synced temp file
-//! beside its target, and only when all are staged are they renamed into
-//! place. If a rename fails midway, the files already renamed are written
+//! Every file is read from its locked handle. Writing is two-phase: every
+//! new document is staged as a synced unnamed file in its target's folder
+//! (a named temp file where the system has no unnamed ones), and only when
+//! all are staged are they given names and renamed into place. If a rename fails midway, the files already renamed are written
 //! back from their original bytes, and the error says which files were
 //! restored (and, should a restore itself fail, which were not).
 //!
@@ -38,7 +39,8 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::atomic_write::{self, Staged};
+use super::atomic_write::{self, Staged, TempKind};
+use super::file_lock::FileLock;
 use super::{Edited, OpenFile, Workspace, WorkspaceError, check_hash_syntax};
 use crate::text::document::Document;
 use crate::text::encoding::TextEncoding;
@@ -162,8 +164,6 @@ pub enum BatchStep<'a> {
         index: usize,
         /// The file.
         target: &'a Path,
-        /// The staged temp file.
-        temp: &'a Path,
     },
 }
 
@@ -248,16 +248,21 @@ impl Workspace {
         // One fixed order for every batch, so two batches never wait on each other.
         let mut lock_order: Vec<usize> = (0..paths.len()).collect();
         lock_order.sort_by(|&a, &b| paths[a].real.cmp(&paths[b].real));
-        let mut _locks = Vec::with_capacity(paths.len());
+        let mut locks: Vec<Option<FileLock>> = (0..paths.len()).map(|_| None).collect();
         for &i in &lock_order {
-            _locks.push(self.lock(&paths[i]).map_err(|e| fail(Some(i), e))?);
+            locks[i] = Some(self.lock(&paths[i]).map_err(|e| fail(Some(i), e))?);
         }
+        let locks: Vec<FileLock> = locks.into_iter().flatten().collect();
 
         let mut files = Vec::with_capacity(paths.len());
         for (i, (item, path)) in items.iter().zip(paths).enumerate() {
-            let doc = self
-                .read_resolved(&path, item.encoding)
-                .map_err(|e| fail(Some(i), e))?;
+            let doc = super::read::read_document(
+                &locks[i].file,
+                self.options.max_file_size,
+                item.encoding,
+            )
+            .map_err(|e| fail(Some(i), self.read_error(&path, e)))?;
+            super::warm(&doc, || ());
             if let Some(expected) = item.expected_hash {
                 let actual = doc.hash();
                 if !hash_matches(expected, &actual) {
@@ -284,7 +289,7 @@ impl Workspace {
         }
 
         if write {
-            self.write_all(&files, &results, &lock_order)
+            self.write_all(&files, &locks, &results, &lock_order)
                 .map_err(|(index, error)| fail(index, error))?;
         }
         Ok(files
@@ -305,6 +310,7 @@ impl Workspace {
     fn write_all<T>(
         &self,
         files: &[OpenFile],
+        locks: &[FileLock],
         results: &[(Document, T)],
         order: &[usize],
     ) -> Result<(), (Option<usize>, WorkspaceError)> {
@@ -317,9 +323,19 @@ impl Workspace {
         let mut staged: Vec<(usize, Staged)> = Vec::with_capacity(changed.len());
         for &i in &changed {
             let target = &files[i].path.real;
+            let lock = &locks[i];
             let stage = self
                 .hook(BatchStep::Stage { index: i, target })
-                .and_then(|()| atomic_write::stage(target, |out| results[i].0.write_to(out)));
+                .and_then(|()| lock.file.metadata())
+                .and_then(|keep| {
+                    atomic_write::stage(
+                        &lock.parent,
+                        &lock.name,
+                        Some(&keep),
+                        TempKind::Unnamed,
+                        &mut |out| results[i].0.write_to(out),
+                    )
+                });
             match stage {
                 Ok(s) => staged.push((i, s)),
                 // Dropping the staged files removes their temp files.
@@ -343,7 +359,6 @@ impl Workspace {
                 .hook(BatchStep::Commit {
                     index: i,
                     target: &target,
-                    temp: stage.temp_path(),
                 })
                 .and_then(|()| stage.commit());
             if let Err(error) = result {
@@ -352,7 +367,13 @@ impl Workspace {
                 let mut not_restored = Vec::new();
                 for &j in renamed.iter().rev() {
                     let path = &files[j].path.real;
-                    match atomic_write::write_atomic(path, |out| files[j].doc.write_to(out)) {
+                    let lock = &locks[j];
+                    let restore = lock.file.metadata().and_then(|keep| {
+                        atomic_write::write_in(&lock.parent, &lock.name, Some(&keep), &mut |out| {
+                            files[j].doc.write_to(out)
+                        })
+                    });
+                    match restore {
                         Ok(()) => restored.push(path.clone()),
                         Err(e) => not_restored.push((path.clone(), e)),
                     }
@@ -387,11 +408,7 @@ mod tests {
         let base = std::fs::canonicalize(dir.path()).unwrap();
         let root = base.join("root");
         std::fs::create_dir(&root).unwrap();
-        let options = WorkspaceOptions {
-            lock_dir: Some(base.join("locks")),
-            ..WorkspaceOptions::default()
-        };
-        let ws = Workspace::new(vec![root.clone()], options).unwrap();
+        let ws = Workspace::new(vec![root.clone()], WorkspaceOptions::default()).unwrap();
         (dir, root, ws)
     }
 
@@ -506,12 +523,10 @@ mod tests {
         let names = five(&root);
         let items: Vec<BatchItem> = names.iter().map(|n| BatchItem::new(n)).collect();
         let before = snapshot(&root);
-        // The fourth rename really fails: its temp file is gone.
-        ws.set_batch_hook(Some(BatchHook::new(|step| {
-            if let BatchStep::Commit { index: 3, temp, .. } = step {
-                std::fs::remove_file(temp)?;
-            }
-            Ok(())
+        // The fourth rename fails (as on a full or read-only file system).
+        ws.set_batch_hook(Some(BatchHook::new(|step| match step {
+            BatchStep::Commit { index: 3, .. } => Err(io::Error::other("read-only file system")),
+            _ => Ok(()),
         })));
         let err = ws.edit_batch(&items, true, upper).unwrap_err();
         assert_eq!(err.index, Some(3));

@@ -2,6 +2,14 @@
 //! existing file (not even one that appears while the new bytes are being
 //! written), and atomic: the file appears whole or not at all.
 //!
+//! The lock of a file that does not exist yet is the lock of its deepest
+//! existing folder: two creators of one path take turns, and the second
+//! finds the file there; a Move of that folder (which locks every folder it
+//! moves) waits for the create or goes first. The new bytes are written to an
+//! unnamed file and linked under the new name, which the system refuses if
+//! the name is taken, so even a writer that takes no lock is never
+//! overwritten.
+//!
 //! ```
 //! use mcp_server_text::workspace::{Workspace, WorkspaceOptions};
 //! use mcp_server_text::text::document::Document;
@@ -19,7 +27,8 @@
 use std::io;
 use std::path::PathBuf;
 
-use super::atomic_write;
+use super::atomic_write::{self, TempKind};
+use super::beneath::{self, open_parent};
 use super::roots::ResolvedPath;
 use super::{Workspace, WorkspaceError};
 use crate::text::document::Document;
@@ -50,34 +59,47 @@ impl Workspace {
             return Err(WorkspaceError::AlreadyExists { path: path.real });
         }
         self.check_extension(&path)?;
-        let _lock = self.lock(&path)?;
-        let mut new_folders = Vec::new();
-        let mut folder = path.real.parent();
-        while let Some(dir) = folder {
-            if std::fs::symlink_metadata(dir).is_ok() {
-                break;
-            }
-            new_folders.push(dir.to_path_buf());
-            folder = dir.parent();
-        }
-        new_folders.reverse();
-        if write {
-            let write_error = |error: io::Error| WorkspaceError::Write {
+        let (root, rel) = self.handle(&path)?;
+        let io_error = |error: io::Error| {
+            self.io_error(&path, error, |error| WorkspaceError::Write {
                 path: path.real.clone(),
                 error,
-            };
-            if let Some(parent) = path.real.parent() {
-                std::fs::create_dir_all(parent).map_err(write_error)?;
+            })
+        };
+        // The folders to make, outermost first, and the deepest one that exists.
+        let (existing, missing) = beneath::existing_and_missing(&root, &rel).map_err(io_error)?;
+        let folder = ResolvedPath {
+            real: path.root.join(&existing),
+            root: path.root.clone(),
+            exists: true,
+        };
+        let _lock = self.lock_folder(&folder)?;
+        match root.symlink_metadata(&rel) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Ok(_) => return Err(WorkspaceError::AlreadyExists { path: path.real }),
+            Err(e) => return Err(io_error(e)),
+        }
+        let new_folders: Vec<PathBuf> = missing.iter().map(|m| path.root.join(m)).collect();
+        if write {
+            for folder in &missing {
+                match root.create_dir(folder) {
+                    Ok(()) => {}
+                    Err(e) if e.kind() == io::ErrorKind::AlreadyExists && root.is_dir(folder) => {}
+                    Err(e) => return Err(io_error(e)),
+                }
             }
-            let staged =
-                atomic_write::stage(&path.real, |out| doc.write_to(out)).map_err(write_error)?;
+            let (parent, name) = open_parent(&root, &rel).map_err(io_error)?;
+            let staged = atomic_write::stage(&parent, name, None, TempKind::Unnamed, &mut |out| {
+                doc.write_to(out)
+            })
+            .map_err(io_error)?;
             staged.commit_new().map_err(|error| {
                 if error.kind() == io::ErrorKind::AlreadyExists {
                     WorkspaceError::AlreadyExists {
                         path: path.real.clone(),
                     }
                 } else {
-                    write_error(error)
+                    io_error(error)
                 }
             })?;
         }
@@ -101,11 +123,7 @@ mod tests {
         let base = std::fs::canonicalize(dir.path()).unwrap();
         std::fs::create_dir(base.join("root")).unwrap();
         std::fs::write(base.join("root/a.txt"), "old").unwrap();
-        let options = WorkspaceOptions {
-            lock_dir: Some(base.join("locks")),
-            ..WorkspaceOptions::default()
-        };
-        let ws = Workspace::new(vec![base.join("root")], options).unwrap();
+        let ws = Workspace::new(vec![base.join("root")], WorkspaceOptions::default()).unwrap();
         let doc = Document::from_text("new", TextEncoding::Utf8, false).unwrap();
         assert!(matches!(
             ws.create_file("a.txt", &doc, true),

@@ -12,15 +12,22 @@
 //! Folders are gathered breadth first, so a listing cut short at its limit
 //! still shows the top levels in full.
 //!
+//! Every folder is opened, and every entry looked at, through the directory
+//! handle of its root: a folder swapped for a link out of the root while a
+//! listing runs is not listed.
+//!
 //! ```
 //! use mcp_server_text::workspace::listing::list_directories;
+//! use mcp_server_text::workspace::roots::Roots;
 //!
 //! let dir = tempfile::tempdir().unwrap();
 //! std::fs::create_dir_all(dir.path().join("notes/2026")).unwrap();
 //! std::fs::create_dir_all(dir.path().join(".git/objects")).unwrap();
-//! let tree = list_directories(&[dir.path().to_path_buf()], 100);
+//! let roots = Roots::new(vec![dir.path().to_path_buf()]).unwrap();
+//! let root = roots.resolve_existing(".").unwrap();
+//! let tree = list_directories(&roots, &[root.clone()], 100);
 //! assert_eq!(tree.count, 3);
-//! assert_eq!(tree.trees[0].children[0].children[0].path, dir.path().join("notes/2026"));
+//! assert_eq!(tree.trees[0].children[0].children[0].path, root.real.join("notes/2026"));
 //! ```
 
 use std::collections::VecDeque;
@@ -28,11 +35,16 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::SystemTime;
 
+use cap_std::fs::Dir;
 use ignore::Match;
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 
 use super::atomic_write::stale_temp_target;
-use super::roots::Roots;
+use super::beneath::{open_folder, open_for_reading, or_dot, read_limited};
+use super::roots::{ResolvedPath, Roots};
+
+/// Largest `.gitignore` a listing reads; longer ones are not used.
+const MAX_IGNORE_FILE: u64 = 1 << 20;
 
 /// How many folder levels a tree shows below the folder it starts at; deeper
 /// folders make the listing truncated. Keeps responses within the nesting
@@ -59,9 +71,9 @@ pub struct DirTree {
     pub truncated: bool,
 }
 
-/// The folders under each of `starts` (real paths of folders), at most
-/// `limit` in all (the start folders count too).
-pub fn list_directories(starts: &[PathBuf], limit: usize) -> DirTree {
+/// The folders under each of `starts` (resolved folders), at most `limit` in
+/// all (the start folders count too).
+pub fn list_directories(roots: &Roots, starts: &[ResolvedPath], limit: usize) -> DirTree {
     struct Slot {
         path: PathBuf,
         children: Vec<usize>,
@@ -69,18 +81,20 @@ pub fn list_directories(starts: &[PathBuf], limit: usize) -> DirTree {
     let mut slots: Vec<Slot> = starts
         .iter()
         .map(|p| Slot {
-            path: p.clone(),
+            path: p.real.clone(),
             children: Vec::new(),
         })
         .collect();
-    let mut queue: VecDeque<(usize, usize, IgnoreChain)> = (0..slots.len())
-        .map(|i| (i, 0, IgnoreChain::default()))
+    // Each folder with its depth, the ignore rules above it and its root.
+    let mut queue: VecDeque<(usize, usize, IgnoreChain, &Path)> = starts
+        .iter()
+        .enumerate()
+        .map(|(i, start)| (i, 0, IgnoreChain::default(), start.root.as_path()))
         .collect();
     let mut count = slots.len();
     let mut truncated = false;
-    'walk: while let Some((id, depth, chain)) = queue.pop_front() {
-        let chain = chain.enter(&slots[id].path);
-        let (subfolders, _) = read_folder(&slots[id].path, &chain);
+    'walk: while let Some((id, depth, chain, root)) = queue.pop_front() {
+        let (subfolders, _, chain) = read_folder(roots, root, &slots[id].path, &chain);
         if depth == MAX_TREE_DEPTH {
             truncated |= !subfolders.is_empty();
             continue;
@@ -96,7 +110,7 @@ pub fn list_directories(starts: &[PathBuf], limit: usize) -> DirTree {
             });
             let child = slots.len() - 1;
             slots[id].children.push(child);
-            queue.push_back((child, depth + 1, chain.clone()));
+            queue.push_back((child, depth + 1, chain.clone(), root));
             count += 1;
         }
     }
@@ -141,7 +155,7 @@ pub struct FilePage {
 /// `roots` decides which symbolic links to files may be listed.
 pub fn list_files(
     roots: &Roots,
-    dir: &Path,
+    dir: &ResolvedPath,
     recursive: bool,
     offset: usize,
     limit: usize,
@@ -150,12 +164,11 @@ pub fn list_files(
     let mut seen = 0usize;
     // Depth first, each folder's files before its subfolders, all by name:
     // the same order on every call, so pages join up.
-    let mut stack = vec![(dir.to_path_buf(), IgnoreChain::default())];
+    let mut stack = vec![(dir.real.clone(), IgnoreChain::default())];
     while let Some((folder, chain)) = stack.pop() {
-        let chain = chain.enter(&folder);
-        let (subfolders, entries) = read_folder(&folder, &chain);
-        for path in entries {
-            let Some(entry) = file_entry(roots, path) else {
+        let (subfolders, entries, chain) = read_folder(roots, &dir.root, &folder, &chain);
+        for (path, own) in entries {
+            let Some(entry) = file_entry(roots, path, own) else {
                 continue;
             };
             seen += 1;
@@ -180,45 +193,64 @@ pub fn list_files(
     }
 }
 
-/// The listable subfolders and the other entries (files and links) of
-/// `folder`, each sorted by name. An unreadable folder has none.
-fn read_folder(folder: &Path, chain: &IgnoreChain) -> (Vec<PathBuf>, Vec<PathBuf>) {
+/// The listable subfolders and the other entries (files and links, with
+/// their own metadata) of `folder` (a real path in `root`), each sorted by
+/// name, and the ignore chain inside it. An unreadable folder has none.
+fn read_folder(
+    roots: &Roots,
+    root: &Path,
+    folder: &Path,
+    chain: &IgnoreChain,
+) -> (
+    Vec<PathBuf>,
+    Vec<(PathBuf, cap_std::fs::Metadata)>,
+    IgnoreChain,
+) {
     let mut folders = Vec::new();
     let mut others = Vec::new();
-    let Ok(entries) = std::fs::read_dir(folder) else {
-        return (folders, others);
+    let handle = roots
+        .dir(root)
+        .and_then(|dir| open_folder(dir, folder.strip_prefix(root).unwrap_or(Path::new(""))).ok());
+    let Some(handle) = handle else {
+        return (folders, others, chain.clone());
+    };
+    let chain = chain.enter(&handle, folder);
+    let Ok(entries) = handle.entries() else {
+        return (folders, others, chain);
     };
     for entry in entries.flatten() {
         // The entry's own type: a symbolic link is a link here, never a folder.
         let Ok(kind) = entry.file_type() else {
             continue;
         };
-        let path = entry.path();
+        let name = entry.file_name();
+        let path = folder.join(&name);
         if kind.is_dir() {
-            let hidden = entry.file_name().as_encoded_bytes().first() == Some(&b'.');
+            let hidden = name.as_encoded_bytes().first() == Some(&b'.');
             if !hidden && !chain.ignores(&path, true) {
                 folders.push(path);
             }
-        } else {
-            others.push(path);
+        } else if let Ok(meta) = handle.symlink_metadata(&name) {
+            others.push((path, meta));
         }
     }
     folders.sort();
-    others.sort();
-    (folders, others)
+    others.sort_by(|a, b| a.0.cmp(&b.0));
+    (folders, others, chain)
 }
 
-/// The listing entry of a non-folder at `path`, if it is listed at all.
-fn file_entry(roots: &Roots, path: PathBuf) -> Option<FileEntry> {
+/// The listing entry of a non-folder at `path` with metadata `own`, if it is
+/// listed at all.
+fn file_entry(roots: &Roots, path: PathBuf, own: cap_std::fs::Metadata) -> Option<FileEntry> {
     if stale_temp_target(&path).is_some() {
         return None;
     }
-    let own = std::fs::symlink_metadata(&path).ok()?;
     let meta = if own.file_type().is_symlink() {
         // Only a link that resolves to a file inside the roots: its size and
         // time would otherwise describe something outside.
         let resolved = roots.resolve_existing(path.to_str()?).ok()?;
-        std::fs::metadata(&resolved.real).ok()?
+        let (dir, rel) = roots.handle(&resolved)?;
+        dir.metadata(or_dot(rel)).ok()?
     } else {
         own
     };
@@ -228,7 +260,7 @@ fn file_entry(roots: &Roots, path: PathBuf) -> Option<FileEntry> {
     Some(FileEntry {
         path,
         size: meta.len(),
-        modified: meta.modified().ok(),
+        modified: meta.modified().ok().map(|t| t.into_std()),
     })
 }
 
@@ -238,17 +270,25 @@ fn file_entry(roots: &Roots, path: PathBuf) -> Option<FileEntry> {
 struct IgnoreChain(Vec<Arc<Gitignore>>);
 
 impl IgnoreChain {
-    /// The chain inside `folder`: with its `.gitignore`, if it has one that
-    /// is a regular file (a link could lead outside the roots).
-    fn enter(&self, folder: &Path) -> IgnoreChain {
-        let file = folder.join(".gitignore");
-        let is_file = std::fs::symlink_metadata(&file).is_ok_and(|m| m.is_file());
+    /// The chain inside `folder` (opened as `handle`): with its
+    /// `.gitignore`, if it has one that is a regular file (a link could lead
+    /// outside the roots).
+    fn enter(&self, handle: &Dir, folder: &Path) -> IgnoreChain {
+        let name = Path::new(".gitignore");
+        let is_file = handle.symlink_metadata(name).is_ok_and(|m| m.is_file());
         if !is_file {
             return self.clone();
         }
+        let Ok(bytes) =
+            open_for_reading(handle, name).and_then(|file| read_limited(&file, MAX_IGNORE_FILE))
+        else {
+            return self.clone();
+        };
         let mut builder = GitignoreBuilder::new(folder);
-        // A line that does not parse is skipped; the others still count.
-        let _ = builder.add(&file);
+        for line in String::from_utf8_lossy(&bytes).lines() {
+            // A line that does not parse is skipped; the others still count.
+            let _ = builder.add_line(Some(folder.join(name)), line);
+        }
         match builder.build() {
             Ok(gitignore) if !gitignore.is_empty() => {
                 let mut chain = self.clone();
@@ -304,7 +344,9 @@ mod tests {
     #[test]
     fn folders_breadth_first_without_hidden_or_ignored_ones() {
         let (_dir, root) = setup();
-        let tree = list_directories(std::slice::from_ref(&root), 100);
+        let roots = Roots::new(vec![root.clone()]).unwrap();
+        let start = roots.resolve_existing(".").unwrap();
+        let tree = list_directories(&roots, std::slice::from_ref(&start), 100);
         let mut paths = Vec::new();
         tree_paths(&tree.trees[0], &root, &mut paths);
         assert_eq!(
@@ -324,7 +366,7 @@ mod tests {
         assert_eq!(tree.count, 8);
 
         // Cut short, the shallow folders are the ones kept.
-        let tree = list_directories(std::slice::from_ref(&root), 5);
+        let tree = list_directories(&roots, std::slice::from_ref(&start), 5);
         let mut paths = Vec::new();
         tree_paths(&tree.trees[0], &root, &mut paths);
         assert_eq!(paths, ["", "a", "a/a1", "b", "logs"]);
@@ -338,7 +380,9 @@ mod tests {
         let outside = tempfile::tempdir().unwrap();
         std::fs::create_dir(outside.path().join("secret")).unwrap();
         std::os::unix::fs::symlink(outside.path(), root.join("b/out")).unwrap();
-        let tree = list_directories(std::slice::from_ref(&root), 100);
+        let roots = Roots::new(vec![root.clone()]).unwrap();
+        let start = roots.resolve_existing(".").unwrap();
+        let tree = list_directories(&roots, std::slice::from_ref(&start), 100);
         let mut paths = Vec::new();
         tree_paths(&tree.trees[0], &root, &mut paths);
         assert!(paths.iter().all(|p| !p.contains("out")), "{paths:?}");
@@ -366,6 +410,7 @@ mod tests {
         std::os::unix::fs::symlink(outside.path().join("secret.md"), root.join("b/out.md"))
             .unwrap();
         let roots = Roots::new(vec![root.clone()]).unwrap();
+        let start = roots.resolve_existing(".").unwrap();
         let names = |page: &FilePage| -> Vec<String> {
             page.files
                 .iter()
@@ -373,12 +418,12 @@ mod tests {
                 .collect()
         };
 
-        let flat = list_files(&roots, &root, false, 0, 100);
+        let flat = list_files(&roots, &start, false, 0, 100);
         assert_eq!(names(&flat), [".gitignore", ".hidden.md", "z.md"]);
         assert_eq!(flat.files[2].size, 1);
         assert!(flat.files[2].modified.is_some());
 
-        let all = list_files(&roots, &root, true, 0, 100);
+        let all = list_files(&roots, &start, true, 0, 100);
         assert_eq!(
             names(&all),
             [
@@ -393,8 +438,8 @@ mod tests {
         );
         assert!(!all.truncated);
 
-        let first = list_files(&roots, &root, true, 0, 4);
-        let second = list_files(&roots, &root, true, 4, 4);
+        let first = list_files(&roots, &start, true, 0, 4);
+        let second = list_files(&roots, &start, true, 4, 4);
         assert!(first.truncated && !second.truncated);
         assert_eq!([names(&first), names(&second)].concat(), names(&all));
     }

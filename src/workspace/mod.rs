@@ -2,10 +2,12 @@
 //! atomic writes and per-file locks, listings, moves and the trash, and
 //! searching many files.
 //!
-//! [`Workspace`] is what tools hold. Every edit goes through
-//! [`Workspace::edit`], which takes the file's lock, reads it, checks
-//! `expectedHash`, lets the tool compute the new document, and writes it
-//! atomically, all before releasing the lock.
+//! [`Workspace`] is what tools hold. Every file operation goes through the
+//! directory handle of the file's root ([`beneath`]), so nothing a path is
+//! swapped for can lead outside. Every edit goes through [`Workspace::edit`],
+//! which takes the OS lock of the file itself, reads it from the locked
+//! handle, checks `expectedHash`, lets the tool compute the new document, and
+//! writes it atomically, all before releasing the lock.
 //!
 //! ```
 //! use mcp_server_text::workspace::{Workspace, WorkspaceOptions};
@@ -25,10 +27,12 @@
 
 pub mod atomic_write;
 pub mod batch;
+pub mod beneath;
 pub mod create;
 pub mod error;
 pub mod extensions;
 pub mod external;
+pub mod fd_room;
 pub mod file_lock;
 pub mod formatters;
 pub mod listing;
@@ -44,10 +48,13 @@ use std::path::PathBuf;
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
+use cap_std::fs::Dir;
+
 pub use error::WorkspaceError;
 use extensions::ExtensionFilter;
-use file_lock::{FileLock, LockDir};
-use roots::{ResolvedPath, RootError, Roots};
+use file_lock::{FileLock, FolderLock, LockError};
+use read::ReadError;
+use roots::{PathError, ResolvedPath, RootError, Roots};
 
 use crate::text::document::Document;
 use crate::text::encoding::TextEncoding;
@@ -65,8 +72,6 @@ pub struct WorkspaceOptions {
     pub max_file_size: u64,
     /// How long an edit waits for another edit of the same file.
     pub lock_timeout: Duration,
-    /// Where lock files live; `None` means the shared folder for this user.
-    pub lock_dir: Option<PathBuf>,
 }
 
 impl Default for WorkspaceOptions {
@@ -75,7 +80,6 @@ impl Default for WorkspaceOptions {
             extensions: ExtensionFilter::default(),
             max_file_size: DEFAULT_MAX_FILE_SIZE,
             lock_timeout: Duration::from_secs(30),
-            lock_dir: None,
         }
     }
 }
@@ -85,7 +89,6 @@ impl Default for WorkspaceOptions {
 pub struct Workspace {
     roots: RwLock<Arc<Roots>>,
     options: WorkspaceOptions,
-    locks: LockDir,
     batch_hook: RwLock<Option<batch::BatchHook>>,
 }
 
@@ -117,29 +120,20 @@ impl Workspace {
     /// A workspace over `roots` (canonicalized; each must be a folder).
     pub fn new(roots: Vec<PathBuf>, options: WorkspaceOptions) -> Result<Workspace, RootError> {
         let roots = Roots::new(roots)?;
-        let locks = match &options.lock_dir {
-            Some(dir) => LockDir::at(dir.clone()),
-            None => LockDir::shared(),
-        }
-        .map_err(|error| RootError {
-            path: std::env::temp_dir(),
-            error,
-        })?;
         Ok(Workspace {
             roots: RwLock::new(Arc::new(roots)),
             options,
-            locks,
             batch_hook: RwLock::new(None),
         })
     }
 
-    /// A workspace with the same roots, options and lock folder whose roots can
-    /// then change independently (one per client session).
+    /// A workspace with the same roots and options whose roots can then
+    /// change independently (one per client session). Locks are OS locks on
+    /// the files themselves, so forks (and other processes) share them.
     pub fn fork(&self) -> Workspace {
         Workspace {
             roots: RwLock::new(self.roots()),
             options: self.options.clone(),
-            locks: self.locks.clone(),
             batch_hook: RwLock::new(
                 self.batch_hook
                     .read()
@@ -164,9 +158,56 @@ impl Workspace {
         &self.options
     }
 
-    /// The lock folder.
-    pub fn locks(&self) -> &LockDir {
-        &self.locks
+    /// The handle of the root `path` lies in, and `path` relative to it.
+    pub fn handle(&self, path: &ResolvedPath) -> Result<(Arc<Dir>, PathBuf), WorkspaceError> {
+        let roots = self.roots();
+        match roots.handle(path) {
+            Some((dir, rel)) => Ok((dir.clone(), rel.to_path_buf())),
+            // The client replaced the roots since the path was resolved.
+            None => Err(PathError::Outside {
+                given: path.display(),
+                resolved: path.real.clone(),
+                roots: roots.list().to_vec(),
+            }
+            .into()),
+        }
+    }
+
+    /// The refusal of `path` when an access through its root's handle was
+    /// stopped at the root's edge: a folder on it was swapped for a link
+    /// since it was resolved. Where the link leads is not told.
+    fn escaped(&self, path: &ResolvedPath) -> WorkspaceError {
+        PathError::SymlinkOutside {
+            given: path.display(),
+            roots: self.roots().list().to_vec(),
+        }
+        .into()
+    }
+
+    /// The error of reading `path`, with escapes told as such.
+    fn read_error(&self, path: &ResolvedPath, error: ReadError) -> WorkspaceError {
+        match error {
+            ReadError::Io(e) if beneath::is_escape(&e) => self.escaped(path),
+            error => WorkspaceError::Read {
+                path: path.real.clone(),
+                error,
+            },
+        }
+    }
+
+    /// The error of an I/O operation on `path` through its root's handle,
+    /// with escapes told as such; `other` builds every other error.
+    pub fn io_error(
+        &self,
+        path: &ResolvedPath,
+        error: std::io::Error,
+        other: impl FnOnce(std::io::Error) -> WorkspaceError,
+    ) -> WorkspaceError {
+        if beneath::is_escape(&error) {
+            self.escaped(path)
+        } else {
+            other(error)
+        }
     }
 
     /// Resolves an existing file that tools may open.
@@ -176,14 +217,30 @@ impl Workspace {
         Ok(path)
     }
 
-    /// Checks that `path` is a file with an allowed ending.
+    /// Checks that `path` is a regular file with an allowed ending.
     pub fn check_file(&self, path: &ResolvedPath) -> Result<(), WorkspaceError> {
-        if path.real.is_dir() {
+        let (root, rel) = self.handle(path)?;
+        let meta = root
+            .metadata(beneath::or_dot(&rel))
+            .map_err(|e| self.read_error(path, ReadError::Io(e)))?;
+        if meta.is_dir() {
             return Err(WorkspaceError::IsDirectory {
                 path: path.real.clone(),
             });
         }
-        self.check_extension(path)
+        self.check_extension(path)?;
+        if !meta.is_file() {
+            return Err(self.read_error(path, ReadError::NotAFile));
+        }
+        Ok(())
+    }
+
+    /// Whether `path` is a folder, looked at through its root's handle.
+    pub fn is_dir(&self, path: &ResolvedPath) -> Result<bool, WorkspaceError> {
+        let (root, rel) = self.handle(path)?;
+        root.metadata(beneath::or_dot(&rel))
+            .map(|m| m.is_dir())
+            .map_err(|e| self.read_error(path, ReadError::Io(e)))
     }
 
     /// Checks that `path` has an allowed ending.
@@ -200,7 +257,7 @@ impl Workspace {
     /// Resolves an existing folder.
     pub fn resolve_dir(&self, given: &str) -> Result<ResolvedPath, WorkspaceError> {
         let path = self.roots().resolve_existing(given)?;
-        if !path.real.is_dir() {
+        if !self.is_dir(&path)? {
             return Err(WorkspaceError::NotDirectory { path: path.real });
         }
         Ok(path)
@@ -223,24 +280,39 @@ impl Workspace {
         path: &ResolvedPath,
         encoding: Option<TextEncoding>,
     ) -> Result<Document, WorkspaceError> {
-        let doc = read::read_document(&path.real, self.options.max_file_size, encoding).map_err(
-            |error| WorkspaceError::Read {
-                path: path.real.clone(),
-                error,
-            },
-        )?;
+        let (root, rel) = self.handle(path)?;
+        let doc = beneath::open_for_reading(&root, &rel)
+            .and_then(|file| read::read_document(&file, self.options.max_file_size, encoding))
+            .map_err(|error| self.read_error(path, error))?;
         warm(&doc, || ());
         Ok(doc)
     }
 
-    /// Takes the write lock of a resolved file.
+    /// Takes the write lock of a resolved file: an OS lock on the file
+    /// itself, which every process editing it finds.
     pub fn lock(&self, path: &ResolvedPath) -> Result<FileLock, WorkspaceError> {
-        self.locks
-            .lock(&path.real, self.options.lock_timeout)
-            .map_err(|error| WorkspaceError::Lock {
+        let (root, rel) = self.handle(path)?;
+        file_lock::lock_file(&root, &rel, self.options.lock_timeout)
+            .map_err(|error| self.lock_error(path, error))
+    }
+
+    /// Takes the lock of a resolved folder.
+    pub fn lock_folder(&self, path: &ResolvedPath) -> Result<FolderLock, WorkspaceError> {
+        let (root, rel) = self.handle(path)?;
+        file_lock::lock_folder(&root, &rel, self.options.lock_timeout)
+            .map_err(|error| self.lock_error(path, error))
+    }
+
+    /// The error of locking `path`.
+    fn lock_error(&self, path: &ResolvedPath, error: LockError) -> WorkspaceError {
+        match error {
+            LockError::Open(error) => self.read_error(path, error),
+            LockError::Io(e) if beneath::is_escape(&e) => self.escaped(path),
+            error => WorkspaceError::Lock {
                 path: path.real.clone(),
                 error,
-            })
+            },
+        }
     }
 
     /// Edits a file: under its lock, reads it, checks `expected_hash`, calls
@@ -258,15 +330,11 @@ impl Workspace {
             check_hash_syntax(expected)?;
         }
         let path = self.resolve_file(given)?;
-        let _lock = self.lock(&path)?;
+        let lock = self.lock(&path)?;
         // The old hash is needed only to check expected_hash; without one,
         // computing it would just compete with the edit for a core.
-        let doc = read::read_document(&path.real, self.options.max_file_size, encoding).map_err(
-            |error| WorkspaceError::Read {
-                path: path.real.clone(),
-                error,
-            },
-        )?;
+        let doc = read::read_document(&lock.file, self.options.max_file_size, encoding)
+            .map_err(|error| self.read_error(&path, error))?;
         if expected_hash.is_some() {
             warm(&doc, || ());
         }
@@ -287,7 +355,9 @@ impl Workspace {
             // The response needs the new hash and line index; they are built
             // on the other core while this one writes and syncs the file.
             let mut written = Ok(());
-            warm(&after, || written = self.write_document(&file.path, &after));
+            warm(&after, || {
+                written = self.write_document(&file.path, &lock, &after)
+            });
             written?;
         }
         Ok(Edited {
@@ -310,18 +380,23 @@ impl Workspace {
         Ok(path)
     }
 
-    /// Writes `doc` to a resolved path atomically. The caller holds the lock.
+    /// Writes `doc` atomically over the file `lock` holds (at `path`),
+    /// keeping its permissions.
     pub fn write_document(
         &self,
         path: &ResolvedPath,
+        lock: &FileLock,
         doc: &Document,
     ) -> Result<(), WorkspaceError> {
-        atomic_write::write_atomic(&path.real, |out| doc.write_to(out)).map_err(|error| {
-            WorkspaceError::Write {
-                path: path.real.clone(),
-                error,
-            }
+        let write_error = |error| WorkspaceError::Write {
+            path: path.real.clone(),
+            error,
+        };
+        let keep = lock.file.metadata().map_err(write_error)?;
+        atomic_write::write_in(&lock.parent, &lock.name, Some(&keep), &mut |out| {
+            doc.write_to(out)
         })
+        .map_err(write_error)
     }
 }
 
@@ -361,12 +436,9 @@ mod tests {
 
     fn workspace() -> (tempfile::TempDir, Workspace) {
         let dir = tempfile::tempdir().unwrap();
-        let options = WorkspaceOptions {
-            lock_dir: Some(dir.path().join(".locks")),
-            ..WorkspaceOptions::default()
-        };
         std::fs::create_dir(dir.path().join("root")).unwrap();
-        let ws = Workspace::new(vec![dir.path().join("root")], options).unwrap();
+        let ws =
+            Workspace::new(vec![dir.path().join("root")], WorkspaceOptions::default()).unwrap();
         (dir, ws)
     }
 
@@ -401,9 +473,10 @@ mod tests {
         let path = ws.resolve_file("a.txt").unwrap();
         let fork = ws.fork();
         let held = ws.lock(&path).unwrap();
-        assert!(fork.locks().try_lock(&path.real).unwrap().is_none());
+        let (root, rel) = fork.handle(&path).unwrap();
+        assert!(file_lock::try_lock_file(&root, &rel).unwrap().is_none());
         drop(held);
-        assert!(fork.locks().try_lock(&path.real).unwrap().is_some());
+        assert!(file_lock::try_lock_file(&root, &rel).unwrap().is_some());
     }
 
     #[test]

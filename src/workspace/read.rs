@@ -1,19 +1,22 @@
 //! Reading a file into a [`Document`], within the size limit.
 //!
 //! ```
+//! use cap_std::{ambient_authority, fs::Dir};
+//! use mcp_server_text::workspace::beneath::open_for_reading;
 //! use mcp_server_text::workspace::read::read_document;
 //!
 //! let dir = tempfile::tempdir().unwrap();
-//! let path = dir.path().join("a.md");
-//! std::fs::write(&path, "# Title\n").unwrap();
-//! let doc = read_document(&path, 1024, None).unwrap();
+//! std::fs::write(dir.path().join("a.md"), "# Title\n").unwrap();
+//! let root = Dir::open_ambient_dir(dir.path(), ambient_authority()).unwrap();
+//! let file = open_for_reading(&root, "a.md".as_ref()).unwrap();
+//! let doc = read_document(&file, 1024, None).unwrap();
 //! assert_eq!(doc.line(1), "# Title");
-//! assert!(read_document(&path, 4, None).is_err());
+//! assert!(read_document(&file, 4, None).is_err());
 //! ```
 
 use std::fmt;
+use std::fs::File;
 use std::io;
-use std::path::Path;
 
 use crate::text::document::Document;
 use crate::text::encoding::{DecodeError, TextEncoding};
@@ -32,6 +35,11 @@ pub enum ReadError {
         /// The limit in bytes.
         max: u64,
     },
+    /// The file grew past the limit while it was being read.
+    GrewTooLarge {
+        /// The limit in bytes.
+        max: u64,
+    },
     /// The bytes are not text in a known encoding.
     Decode(DecodeError),
     /// The system refused to read the file.
@@ -42,11 +50,18 @@ impl fmt::Display for ReadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ReadError::IsDirectory => f.write_str("it is a folder, not a file"),
-            ReadError::NotAFile => f.write_str("it is not a regular file"),
+            ReadError::NotAFile => {
+                f.write_str("it is not a regular file (a pipe, socket or device)")
+            }
             ReadError::TooLarge { size, max } => write!(
                 f,
                 "it is {} and the limit is {} (--max-file-size)",
                 human_size(*size),
+                human_size(*max)
+            ),
+            ReadError::GrewTooLarge { max } => write!(
+                f,
+                "it grew past the limit of {} (--max-file-size) while it was being read",
                 human_size(*max)
             ),
             ReadError::Decode(e) => e.fmt(f),
@@ -81,22 +96,14 @@ pub fn check_readable(meta: &std::fs::Metadata, max_size: u64) -> Result<(), Rea
     Ok(())
 }
 
-/// Reads and decodes the file at `path` (a real, confined path).
+/// Reads and decodes `file` (opened by [`super::beneath::open_for_reading`]),
+/// reading at most `max_size + 1` bytes.
 pub fn read_document(
-    path: &Path,
+    file: &File,
     max_size: u64,
     encoding: Option<TextEncoding>,
 ) -> Result<Document, ReadError> {
-    let meta = std::fs::metadata(path).map_err(ReadError::Io)?;
-    check_readable(&meta, max_size)?;
-    let bytes = std::fs::read(path).map_err(ReadError::Io)?;
-    if bytes.len() as u64 > max_size {
-        // The file grew between the size check and the read.
-        return Err(ReadError::TooLarge {
-            size: bytes.len() as u64,
-            max: max_size,
-        });
-    }
+    let bytes = super::beneath::read_limited(file, max_size)?;
     Document::decode(bytes, encoding).map_err(ReadError::Decode)
 }
 
@@ -127,18 +134,19 @@ mod tests {
     }
 
     #[test]
-    fn refuses_folders_and_big_files() {
+    fn refuses_big_files() {
         let dir = tempfile::tempdir().unwrap();
-        assert!(matches!(
-            read_document(dir.path(), 10, None),
-            Err(ReadError::IsDirectory)
-        ));
         let path = dir.path().join("big.txt");
         std::fs::write(&path, "0123456789a").unwrap();
-        let err = read_document(&path, 10, None).unwrap_err();
+        let file = File::open(&path).unwrap();
+        let err = read_document(&file, 10, None).unwrap_err();
         assert_eq!(
             err.to_string(),
             "it is 11 B and the limit is 10 B (--max-file-size)"
+        );
+        assert_eq!(
+            read_document(&file, 11, None).unwrap().text(),
+            "0123456789a"
         );
     }
 }

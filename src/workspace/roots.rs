@@ -7,7 +7,13 @@
 //! file to create, a move destination) is checked through its deepest existing
 //! ancestor, and may not contain `..` in the part that does not exist. So is a
 //! path that fails to resolve: when it leads outside through a symlink, it is
-//! refused as outside, and errors never tell what exists beyond the roots.
+//! refused as outside, and errors never tell what exists beyond the roots,
+//! nor where a symbolic link that leads out of them points.
+//!
+//! Each root is opened once as a directory handle ([`Dir`]). Resolving a path
+//! by name only chooses its root and explains refusals; the file system is
+//! then touched only through the handle (see [`super::beneath`]), so a folder
+//! swapped for a link after the check cannot lead outside.
 //!
 //! ```
 //! use mcp_server_text::workspace::roots::Roots;
@@ -23,12 +29,26 @@
 use std::fmt;
 use std::io;
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
-/// The folders tools may work in, canonicalized.
-#[derive(Debug, Clone, PartialEq, Eq)]
+use cap_std::ambient_authority;
+use cap_std::fs::Dir;
+use rapidfuzz::distance::levenshtein;
+
+/// The folders tools may work in, canonicalized, each with its open handle.
+#[derive(Debug, Clone)]
 pub struct Roots {
     list: Vec<PathBuf>,
+    dirs: Vec<Arc<Dir>>,
 }
+
+impl PartialEq for Roots {
+    fn eq(&self, other: &Roots) -> bool {
+        self.list == other.list
+    }
+}
+
+impl Eq for Roots {}
 
 /// A path that passed confinement.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -76,12 +96,11 @@ pub enum PathError {
         /// The roots.
         roots: Vec<PathBuf>,
     },
-    /// The path is inside a root, but a symlink on it leads outside.
+    /// The path is inside a root, but a symlink on it leads outside. Where
+    /// it leads is deliberately not kept: no message may tell it.
     SymlinkOutside {
         /// The path as given.
         given: String,
-        /// Where the symlinks lead.
-        target: PathBuf,
         /// The roots.
         roots: Vec<PathBuf>,
     },
@@ -91,6 +110,8 @@ pub enum PathError {
         given: String,
         /// The absolute path looked at.
         resolved: PathBuf,
+        /// Names in the same folder that look like the missing one, best first.
+        similar: Vec<PathBuf>,
     },
     /// The path is a symlink whose target does not exist.
     DanglingSymlink {
@@ -147,17 +168,14 @@ impl fmt::Display for PathError {
                 resolved.display(),
                 list_roots(roots)
             ),
-            PathError::SymlinkOutside {
-                given,
-                target,
-                roots,
-            } => write!(
+            PathError::SymlinkOutside { given, roots } => write!(
                 f,
-                "'{given}' goes through a symbolic link that leads outside the allowed folders (to {}); the roots are {}",
-                target.display(),
+                "'{given}' goes through a symbolic link that leads outside the allowed folders; the roots are {}",
                 list_roots(roots)
             ),
-            PathError::NotFound { given, resolved } => {
+            PathError::NotFound {
+                given, resolved, ..
+            } => {
                 write!(
                     f,
                     "'{given}' does not exist (looked for {})",
@@ -228,6 +246,7 @@ impl Roots {
     /// roots nested in an earlier root are kept once, in order.
     pub fn new(paths: Vec<PathBuf>) -> Result<Roots, RootError> {
         let mut list: Vec<PathBuf> = Vec::new();
+        let mut dirs = Vec::new();
         for path in paths {
             let real = std::fs::canonicalize(&path).map_err(|error| RootError {
                 path: path.clone(),
@@ -240,10 +259,31 @@ impl Roots {
                 });
             }
             if !list.contains(&real) {
+                let dir = Dir::open_ambient_dir(&real, ambient_authority()).map_err(|error| {
+                    RootError {
+                        path: path.clone(),
+                        error,
+                    }
+                })?;
+                dirs.push(Arc::new(dir));
                 list.push(real);
             }
         }
-        Ok(Roots { list })
+        Ok(Roots { list, dirs })
+    }
+
+    /// The handle of the root folder `root` (one of [`Roots::list`]).
+    pub fn dir(&self, root: &Path) -> Option<&Arc<Dir>> {
+        self.list
+            .iter()
+            .position(|r| r == root)
+            .map(|i| &self.dirs[i])
+    }
+
+    /// The handle of the root `path` lies in, and `path` relative to it.
+    /// `None` when the roots changed since `path` was resolved.
+    pub fn handle<'p>(&self, path: &'p ResolvedPath) -> Option<(&Arc<Dir>, &'p Path)> {
+        Some((self.dir(&path.root)?, path.relative()))
     }
 
     /// The roots, first one first.
@@ -284,17 +324,19 @@ impl Roots {
         })
     }
 
-    fn outside(&self, given: &str, joined: &Path, real: PathBuf) -> PathError {
-        if self.containing(&lexical_normal(joined)).is_some() {
+    /// The refusal of a path that leads outside. Only the path as written
+    /// (made absolute, `..` applied) is named, never where links take it.
+    fn outside(&self, given: &str, joined: &Path) -> PathError {
+        let written = lexical_normal(joined);
+        if self.containing(&written).is_some() {
             PathError::SymlinkOutside {
                 given: given.to_string(),
-                target: real,
                 roots: self.list.clone(),
             }
         } else {
             PathError::Outside {
                 given: given.to_string(),
-                resolved: real,
+                resolved: written,
                 roots: self.list.clone(),
             }
         }
@@ -310,7 +352,7 @@ impl Roots {
                     real,
                     exists: true,
                 }),
-                None => Err(self.outside(given, &joined, real)),
+                None => Err(self.outside(given, &joined)),
             },
             Err(error) => Err(self.explain_missing(given, &joined, &error)),
         }
@@ -358,7 +400,7 @@ impl Roots {
         // Confinement first: whether something outside is a file or a folder
         // is none of the caller's business.
         let Some(root) = self.containing(&real) else {
-            return Err(self.outside(given, &joined, real));
+            return Err(self.outside(given, &joined));
         };
         if !real_ancestor.is_dir() {
             return Err(PathError::ParentNotDirectory {
@@ -393,7 +435,7 @@ impl Roots {
         if let Some(real) = &located
             && self.containing(real).is_none()
         {
-            return self.outside(given, joined, real.clone());
+            return self.outside(given, joined);
         }
         if error.kind() == io::ErrorKind::NotFound {
             // A dangling symlink somewhere on the path explains a missing file
@@ -410,7 +452,7 @@ impl Roots {
                             .unwrap_or_default();
                         let leads_to = lexical_normal(&base.join(&target));
                         if self.containing(&leads_to).is_none() {
-                            return self.outside(given, joined, leads_to);
+                            return self.outside(given, joined);
                         }
                         return PathError::DanglingSymlink {
                             given: given.to_string(),
@@ -422,9 +464,11 @@ impl Roots {
                     break;
                 }
             }
+            let resolved = located.unwrap_or(normal);
             return PathError::NotFound {
                 given: given.to_string(),
-                resolved: located.unwrap_or(normal),
+                similar: self.similar_names(&resolved),
+                resolved,
             };
         }
         if error.raw_os_error() == Some(20) {
@@ -444,6 +488,43 @@ impl Roots {
             given: given.to_string(),
             message: error.to_string(),
         }
+    }
+
+    /// Names in the folder of `missing` (a path inside a root) that look like
+    /// its last name. The folder is listed through the root's handle, so a
+    /// folder swapped for a link meanwhile lists nothing outside.
+    fn similar_names(&self, missing: &Path) -> Vec<PathBuf> {
+        let (Some(parent), Some(name)) = (missing.parent(), missing.file_name()) else {
+            return Vec::new();
+        };
+        let Some(root) = self.containing(parent) else {
+            return Vec::new();
+        };
+        let Some(dir) = self.dir(root) else {
+            return Vec::new();
+        };
+        let rel = parent.strip_prefix(root).unwrap_or(Path::new(""));
+        let Ok(folder) = super::beneath::open_folder(dir, rel) else {
+            return Vec::new();
+        };
+        let Ok(entries) = folder.entries() else {
+            return Vec::new();
+        };
+        let name = name.to_string_lossy().to_lowercase();
+        let mut scored: Vec<(f64, PathBuf)> = entries
+            .flatten()
+            .take(5000)
+            .filter_map(|entry| {
+                let candidate = entry.file_name().to_string_lossy().into_owned();
+                let score = levenshtein::normalized_similarity(
+                    name.chars(),
+                    candidate.to_lowercase().chars(),
+                );
+                (score >= 0.6).then(|| (score, parent.join(&candidate)))
+            })
+            .collect();
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+        scored.into_iter().take(3).map(|(_, p)| p).collect()
     }
 
     /// Where a path that does not resolve would be: the real path of its
@@ -625,6 +706,7 @@ mod tests {
             Err(PathError::NotFound {
                 given: "alias/missing.md".into(),
                 resolved: f.root.join("notes/missing.md"),
+                similar: Vec::new(),
             })
         );
     }

@@ -44,10 +44,13 @@ pub async fn stdio_client(
     ().serve(transport).await.expect("initialize over stdio")
 }
 
-/// Connects a client to the streamable HTTP endpoint at `url`.
+/// The bearer token the test HTTP servers are started with.
+pub const TOKEN: &str = "test-token-9f8e7d6c5b4a39281706";
+
+/// Connects a client to the streamable HTTP endpoint at `url`, with [`TOKEN`].
 pub async fn http_client(url: &str) -> Client {
     let transport = StreamableHttpClientTransport::from_config(
-        StreamableHttpClientTransportConfig::with_uri(url),
+        StreamableHttpClientTransportConfig::with_uri(url).auth_header(TOKEN),
     );
     ().serve(transport).await.expect("initialize over HTTP")
 }
@@ -128,15 +131,39 @@ pub struct HttpServer {
 }
 
 impl HttpServer {
-    /// Starts `mcp-server-text --http <listen> <root>` and waits until it
-    /// accepts connections. `listen` may ask for port 0: the address comes
-    /// from the server's own announcement.
+    /// Starts `mcp-server-text --http <listen> <root>` with [`TOKEN`] and
+    /// waits until it accepts connections. `listen` may ask for port 0: the
+    /// address comes from the server's own announcement.
     pub fn start(root: &Path, listen: &str) -> HttpServer {
+        HttpServer::start_with(root, listen, &["--http-token", TOKEN])
+    }
+
+    /// [`HttpServer::start`] with `args` instead of the token option (and
+    /// the `text` toolset unless `args` name toolsets).
+    pub fn start_with(root: &Path, listen: &str, args: &[&str]) -> HttpServer {
+        HttpServer::start_with_env(root, listen, args, &[])
+    }
+
+    /// [`HttpServer::start_with`] with these environment variables set.
+    pub fn start_with_env(
+        root: &Path,
+        listen: &str,
+        args: &[&str],
+        env: &[(&str, &str)],
+    ) -> HttpServer {
+        let toolsets: &[&str] = if args.contains(&"--toolsets") {
+            &[]
+        } else {
+            &["--toolsets", "text"]
+        };
         let mut child = Command::new(BIN)
             .arg("--http")
             .arg(listen)
             .arg(root)
-            .args(["--toolsets", "text"])
+            .args(toolsets)
+            .args(args)
+            .env_remove("MCP_TEXT_HTTP_TOKEN")
+            .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -234,7 +261,8 @@ impl Drop for HttpServer {
 }
 
 /// Sends one raw HTTP/1.1 POST of `body` to `path` with the `Host` header
-/// `host`, and returns the status line, the headers and the body as text.
+/// `host` and the bearer [`TOKEN`], and returns the status line, the headers
+/// and the body as text.
 pub fn raw_post(addr: SocketAddr, path: &str, host: &str, body: &str) -> (String, String, String) {
     raw_post_with(addr, path, host, "", body)
 }
@@ -247,12 +275,26 @@ pub fn raw_post_with(
     headers: &str,
     body: &str,
 ) -> (String, String, String) {
+    let headers = format!("Authorization: Bearer {TOKEN}\r\n{headers}");
+    raw_request(addr, "POST", path, host, &headers, body)
+}
+
+/// Sends one raw HTTP/1.1 request with exactly the header lines given
+/// (besides Host, Content-Type, Accept, Content-Length and Connection).
+pub fn raw_request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    host: &str,
+    headers: &str,
+    body: &str,
+) -> (String, String, String) {
     let mut stream = TcpStream::connect_timeout(&addr, Duration::from_secs(5)).expect("connect");
     stream
         .set_read_timeout(Some(Duration::from_secs(10)))
         .unwrap();
     let request = format!(
-        "POST {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n\
+        "{method} {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n\
          Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\
          {headers}Connection: close\r\n\r\n{body}",
         body.len()

@@ -33,10 +33,6 @@ impl Vault {
         let base = std::fs::canonicalize(dir.path()).unwrap();
         let root = base.join("vault");
         std::fs::create_dir_all(&root).unwrap();
-        let options = WorkspaceOptions {
-            lock_dir: Some(base.join("locks")),
-            ..options
-        };
         let workspace = Workspace::new(vec![root.clone()], options).unwrap();
         let registry = Registry::new(&Toolset::ALL, false);
         let settings = Settings {
@@ -146,9 +142,6 @@ fn collect(dir: &Path, nodes: &mut BTreeMap<PathBuf, Node>) {
     };
     for entry in entries.flatten() {
         let path = entry.path();
-        if path.file_name().is_some_and(|n| n == "locks") {
-            continue;
-        }
         let meta = std::fs::symlink_metadata(&path).unwrap();
         if meta.file_type().is_symlink() {
             nodes.insert(path.clone(), Node::Link(std::fs::read_link(&path).unwrap()));

@@ -2,12 +2,16 @@
 //! `Setup` (any level) or `## Setup {#setup}`.
 //!
 //! Matching is exact on the heading's text, case included, after trimming and
-//! collapsing runs of whitespace; the level and the explicit id must match too
-//! when the query gives them. ATX closing `#`s in the query are ignored, so a
-//! line copied from the document works as a query; the query's text as
-//! written matches too, so a heading whose text ends in `#` or `{#id}` (a
-//! setext heading, say) is found by the name its outline shows. Anything but
-//! exactly one match is an error that says why and what to try next.
+//! collapsing runs of whitespace; the explicit id must match too when the
+//! query gives one. The level a query gives picks among headings with the
+//! same text; a heading at another level is still found when it is the only
+//! one with that text (seed 001: the `#` markers are stripped and the text
+//! decides), and the match reports the difference. ATX closing `#`s in the
+//! query are ignored, so a line copied from the document works as a query;
+//! the query's text as written matches too, so a heading whose text ends in
+//! `#` or `{#id}` (a setext heading, say) is found by the name its outline
+//! shows. Anything but exactly one match is an error that says why and what
+//! to try next.
 
 use std::fmt;
 
@@ -16,6 +20,7 @@ use serde::Serialize;
 
 use super::MarkdownOutline;
 use super::headings::{Heading, atx_text, split_custom_id};
+use crate::text::excerpt::brief;
 
 /// Suggestions with a lower similarity than this are not offered.
 const MIN_SIMILARITY: f64 = 0.5;
@@ -131,11 +136,49 @@ fn collapse_whitespace(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// A heading a query named, with a remark when only its text matched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HeadingMatch<'a> {
+    /// The heading.
+    pub heading: &'a Heading,
+    /// Whether the query gave another level than the heading's (it was found
+    /// by its text alone).
+    pub other_level: bool,
+}
+
+impl HeadingMatch<'_> {
+    /// The remark for a reply when the level differed.
+    pub fn note(&self, query: &str) -> Option<String> {
+        self.other_level.then(|| {
+            format!(
+                "'{}' matched '{}' (line {}) by its text; the heading's level is {}, not {}",
+                query.trim(),
+                self.heading.display(),
+                self.heading.line,
+                self.heading.level,
+                query.trim().bytes().take_while(|&b| b == b'#').count()
+            )
+        })
+    }
+}
+
 /// Finds the one heading that `query` names.
 pub fn find_heading<'a>(
     outline: &'a MarkdownOutline,
     query: &str,
 ) -> Result<&'a Heading, HeadingLookupError> {
+    find_heading_match(outline, query).map(|m| m.heading)
+}
+
+/// Finds the one heading that `query` names: by its text (and `{#id}`, when
+/// the query gives one), preferring the level the query gives. A heading of
+/// another level is found when it is the only one with the text, and the
+/// match says so; several with the text and none at the query's level are
+/// ambiguous.
+pub fn find_heading_match<'a>(
+    outline: &'a MarkdownOutline,
+    query: &str,
+) -> Result<HeadingMatch<'a>, HeadingLookupError> {
     let parsed = parse_query(query).map_err(|reason| HeadingLookupError::Invalid {
         query: query.to_string(),
         reason,
@@ -145,7 +188,7 @@ pub fn find_heading<'a>(
         .iter()
         .map(|h| collapse_whitespace(&h.text))
         .collect();
-    let matches: Vec<&Heading> = outline
+    let by_text: Vec<&Heading> = outline
         .headings
         .iter()
         .zip(&texts)
@@ -155,13 +198,25 @@ pub fn find_heading<'a>(
                     .id
                     .as_ref()
                     .is_none_or(|id| heading.id.as_ref() == Some(id));
-            parsed.level.is_none_or(|level| heading.level == level)
-                && (named || **text == parsed.literal)
+            named || **text == parsed.literal
         })
         .map(|(heading, _)| heading)
         .collect();
+    let at_level: Vec<&Heading> = by_text
+        .iter()
+        .copied()
+        .filter(|h| parsed.level.is_none_or(|level| h.level == level))
+        .collect();
+    let (matches, other_level) = if at_level.is_empty() {
+        (by_text, parsed.level.is_some())
+    } else {
+        (at_level, false)
+    };
     match matches.as_slice() {
-        [one] => Ok(one),
+        [one] => Ok(HeadingMatch {
+            heading: one,
+            other_level,
+        }),
         [] => Err(HeadingLookupError::NotFound {
             query: query.to_string(),
             nearest: nearest(&outline.headings, &texts, &parsed.text),
@@ -272,13 +327,13 @@ impl fmt::Display for HeadingLookupError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             HeadingLookupError::Invalid { query, reason } => {
-                write!(f, "Cannot look up heading '{query}': {reason}.")
+                write!(f, "Cannot look up heading '{}': {reason}.", brief(query))
             }
             HeadingLookupError::NotFound { query, nearest } => {
                 write!(
                     f,
-                    "No heading matches '{}': headings match on their exact text (case \
-                     included) and on the level when the query gives one.",
+                    "No heading matches '{}': headings match on their exact text, case \
+                     included.",
                     query.trim()
                 )?;
                 if let Some(first) = nearest.first() {
@@ -363,6 +418,7 @@ mod tests {
     fn explicit_ids() {
         assert_eq!(found("## Title {#custom}"), 11);
         assert_eq!(found("Title"), 11);
+        assert_eq!(found("# Title {#custom}"), 11);
         assert_eq!(
             error("## Title {#other}"),
             HeadingLookupError::NotFound {
@@ -415,20 +471,48 @@ mod tests {
     }
 
     #[test]
-    fn not_found_puts_the_same_text_at_another_level_first() {
-        let err = error("# Installation");
+    fn another_level_is_found_by_text_with_a_note() {
+        let outline = parse(DOC);
+        let found = find_heading_match(&outline, "# Installation").unwrap();
+        assert_eq!((found.heading.line, found.other_level), (3, true));
+        assert_eq!(
+            found.note("# Installation").unwrap(),
+            "'# Installation' matched '## Installation' (line 3) by its text; the heading's \
+             level is 2, not 1"
+        );
+        let exact = find_heading_match(&outline, "## Installation").unwrap();
+        assert_eq!(
+            (
+                exact.heading.line,
+                exact.other_level,
+                exact.note("## Installation")
+            ),
+            (3, false, None)
+        );
+        // Two `### Setup` and no `## Setup`: still ambiguous.
+        assert_eq!(
+            error("## Setup"),
+            HeadingLookupError::Ambiguous {
+                query: "## Setup".into(),
+                candidates: vec![r("### Setup", 5), r("### Setup", 9)],
+            }
+        );
+    }
+
+    #[test]
+    fn not_found_puts_the_same_text_in_another_case_first() {
+        let err = error("# installation");
         assert_eq!(
             err,
             HeadingLookupError::NotFound {
-                query: "# Installation".into(),
+                query: "# installation".into(),
                 nearest: vec![r("## Installation", 3)],
             }
         );
         assert_eq!(
             err.to_string(),
-            "No heading matches '# Installation': headings match on their exact text (case \
-             included) and on the level when the query gives one. Closest: \
-             '## Installation' (line 3)."
+            "No heading matches '# installation': headings match on their exact text, case \
+             included. Closest: '## Installation' (line 3)."
         );
         assert_eq!(
             err.suggestions(),
@@ -462,8 +546,8 @@ mod tests {
         );
         assert_eq!(
             err.to_string(),
-            "No heading matches 'Zebra crossing': headings match on their exact text (case \
-             included) and on the level when the query gives one."
+            "No heading matches 'Zebra crossing': headings match on their exact text, case \
+             included."
         );
     }
 

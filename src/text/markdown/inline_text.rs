@@ -302,7 +302,7 @@ fn angle_bracket(s: &str, at: usize) -> Option<(&str, usize)> {
 
 /// A character reference at `at`: the decoded character (`None` for a named
 /// reference outside the small table) and the offset after the `;`.
-fn character_reference(s: &str, at: usize) -> Option<(Option<char>, usize)> {
+pub(crate) fn character_reference(s: &str, at: usize) -> Option<(Option<char>, usize)> {
     let rest = &s[at + 1..];
     let end = rest.find(';')?;
     let body = &rest[..end];

@@ -46,7 +46,7 @@ fn definition_end(bytes: &[u8], start: usize) -> Option<usize> {
 }
 
 /// Offset just past the `]` that closes a label starting at `bytes[start] == '['`.
-fn label_end(bytes: &[u8], start: usize) -> Option<usize> {
+pub(crate) fn label_end(bytes: &[u8], start: usize) -> Option<usize> {
     let mut i = start + 1;
     let mut has_content = false;
     while i < bytes.len() && i - start <= 1000 {
@@ -89,7 +89,7 @@ fn line_rest_is_blank(bytes: &[u8], i: usize) -> Option<usize> {
 
 /// Length of a link destination: `<…>` on one line, or a non-empty run of
 /// non-space bytes with balanced parentheses.
-fn destination_len(bytes: &[u8]) -> Option<usize> {
+pub(crate) fn destination_len(bytes: &[u8]) -> Option<usize> {
     if bytes.first() == Some(&b'<') {
         let mut i = 1;
         while i < bytes.len() {

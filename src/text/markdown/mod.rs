@@ -1,5 +1,6 @@
 //! The structure of a Markdown document: frontmatter, top-level headings and
-//! their sections, fenced code blocks and anchors.
+//! their sections, fenced code blocks and anchors; and its links, where they
+//! lead, and how to keep them intact when files move.
 //!
 //! Edits that target a section or a code block touch exactly the lines this
 //! model reports, so it follows CommonMark's block structure rather than
@@ -25,30 +26,48 @@
 //! assert_eq!(outline.nearest_heading(8).map(|h| h.text.as_str()), Some("Setup"));
 //! ```
 
+mod anchor_changes;
 mod anchors;
 mod block_starts;
 mod blocks;
 mod code_blocks;
 mod cursor;
+mod fragments;
 mod frontmatter;
 mod heading_lookup;
 mod headings;
 mod html_anchors;
 mod html_blocks;
 mod inline_text;
+mod link_check;
 mod link_references;
+mod link_rewrite;
+mod link_target;
+mod links;
 mod sections;
 mod slugs;
+mod vault;
 
 use schemars::JsonSchema;
 use serde::Serialize;
 
+pub use anchor_changes::{VanishedAnchor, links_into, vanished_anchors};
 pub use anchors::{Anchor, AnchorKind};
 pub use code_blocks::CodeBlock;
+pub use fragments::{BlockId, FragmentLookup, block_ids, find_fragment, find_wiki_fragment};
 pub use frontmatter::{Frontmatter, FrontmatterKind};
-pub use heading_lookup::{HeadingLookupError, HeadingRef, find_heading};
+pub use heading_lookup::{
+    HeadingLookupError, HeadingMatch, HeadingRef, find_heading, find_heading_match,
+};
 pub use headings::Heading;
+pub use link_check::{EntryKind, LinkContext, LinkStatus, LinkedDocument, check_link};
+pub use link_rewrite::{
+    LinkRewrite, PathMove, moved_path, outside_targets, rewrite_links, rewrite_links_to,
+};
+pub use link_target::{LinkTarget, WikiFragment, classify};
+pub use links::{Link, LinkKind, parse_links};
 pub use sections::HeadingNode;
+pub use vault::{NoteLookup, VaultIndex, join_path, relative_path};
 
 /// Everything the tools need to know about a Markdown document's structure.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]

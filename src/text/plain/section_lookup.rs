@@ -12,6 +12,7 @@ use serde::Serialize;
 
 use super::PlainOutline;
 use super::ini_sections::IniSection;
+use crate::text::excerpt::brief;
 
 /// Suggestions with a lower similarity than this are not offered.
 const MIN_SIMILARITY: f64 = 0.5;
@@ -189,7 +190,7 @@ impl fmt::Display for SectionLookupError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SectionLookupError::Invalid { query, reason } => {
-                write!(f, "Cannot look up section '{query}': {reason}.")
+                write!(f, "Cannot look up section '{}': {reason}.", brief(query))
             }
             SectionLookupError::NotFound { query, nearest } => {
                 write!(

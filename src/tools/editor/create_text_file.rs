@@ -1,5 +1,7 @@
 //! create_text_file: a new file with the given contents; never overwrites.
 
+use std::collections::BTreeMap;
+
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -7,6 +9,7 @@ use serde_json::Value;
 use super::super::args::TextArg;
 use super::super::context::ToolContext;
 use super::super::error::ToolError;
+use super::super::templates::fill_template;
 use super::super::tool::{Effects, Tool, Toolset};
 use super::{ByPath, attach_notes_to_entries, label_wants_bom, parse_encoding, workspace_error};
 use crate::text::diff::{DEFAULT_CONTEXT, unified_diff};
@@ -22,8 +25,15 @@ pub struct CreateTextFile;
 pub struct CreateParams {
     /// Path of the new file (absolute or relative to the first root). Missing folders inside the root are created.
     pub file_path: String,
-    /// The file's text, written as given.
-    pub contents: TextArg,
+    /// The file's text, written as given. Not with template.
+    #[serde(default)]
+    pub contents: Option<TextArg>,
+    /// Instead of contents: a template, either the name of a file in the root's templates folder (templates/ unless the server says otherwise; .md optional) or the template's text (with a line break or a {{placeholder}}). {{date}}, {{time}}, {{date:FORMAT}}, {{time:FORMAT}} (moment.js tokens), {{title}} (the new file's name without extension) and {{name}} for each of variables are filled in.
+    #[serde(default)]
+    pub template: Option<String>,
+    /// Values for the template's own placeholders, e.g. {"project": "Garden"}.
+    #[serde(default)]
+    pub variables: Option<BTreeMap<String, String>>,
     /// Text encoding: utf-8 (default), utf-8-sig (with BOM), utf-16 (with BOM), utf-16le, utf-16be, latin-1, shift_jis, euc-kr, gbk, …
     #[serde(default)]
     pub encoding: Option<String>,
@@ -71,13 +81,55 @@ impl Tool for CreateTextFile {
 \n\
 encoding defaults to utf-8; utf-16 and utf-8-sig write a byte order mark. dry_run: true returns the diff without creating anything.\n\
 \n\
-Example: file_path=\"docs/notes.md\", contents=\"# Notes\\n\""
+Instead of contents, template names a file in the root's templates folder (or is the template text itself), and variables fill its placeholders: {{date}}, {{time}}, {{date:YYYY-MM-DD}}, {{title}} (the new file's name) and {{name}}. An unknown placeholder is refused with the list of known ones.\n\
+\n\
+Examples: file_path=\"docs/notes.md\", contents=\"# Notes\\n\"; file_path=\"daily/2026-05-01.md\", template=\"daily\""
     }
 
     fn run(ctx: &ToolContext, params: CreateParams) -> Result<ByPath<CreateResult>, ToolError> {
         let label = params.encoding.as_deref();
         let encoding = parse_encoding(label)?.unwrap_or(TextEncoding::Utf8);
-        let contents = params.contents.as_str();
+        let filled = match (&params.contents, &params.template) {
+            (Some(_), Some(_)) => {
+                return Err(ToolError::new(
+                    "contents and template were both given, but the template gives the contents",
+                )
+                .suggest("Leave out contents to create the file from the template, or leave out template"));
+            }
+            (None, None) => {
+                return Err(
+                    ToolError::new("create_text_file needs contents (or a template)")
+                        .suggest("Pass contents with the file's text, e.g. \"# Notes\\n\""),
+                );
+            }
+            (Some(_), None) if params.variables.is_some() => {
+                return Err(ToolError::new(
+                    "variables were given without a template; they fill a template's placeholders",
+                )
+                .suggest("Pass template with the variables, or leave variables out"));
+            }
+            (Some(_), None) => None,
+            (None, Some(template)) => {
+                let target = ctx
+                    .workspace
+                    .resolve_new_file(&params.file_path)
+                    .map_err(workspace_error)?;
+                let empty = BTreeMap::new();
+                let variables = params.variables.as_ref().unwrap_or(&empty);
+                Some(fill_template(
+                    ctx,
+                    template,
+                    variables,
+                    &target.real,
+                    &target.root,
+                )?)
+            }
+        };
+        let contents = match (&filled, &params.contents) {
+            (Some(filled), _) => filled.text.as_str(),
+            (None, Some(contents)) => contents.as_str(),
+            (None, None) => "",
+        };
         let doc = Document::from_text(contents, encoding, label_wants_bom(label)).map_err(|e| {
             ToolError::new(format!(
                 "Cannot create {}: {e}; nothing was written",
@@ -111,7 +163,7 @@ Example: file_path=\"docs/notes.md\", contents=\"# Notes\\n\""
                     .collect(),
                 dry_run: params.dry_run.then_some(true),
                 diff,
-                note: None,
+                note: filled.map(|f| f.note),
             },
         )]))
     }

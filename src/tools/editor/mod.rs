@@ -33,6 +33,7 @@ use super::tool::add_notes;
 use crate::text::document::Document;
 use crate::text::edit::LineSpan;
 use crate::text::encoding::TextEncoding;
+use crate::text::excerpt::brief;
 use crate::text::lines::Eol;
 use crate::text::range_patch::{LineRange, RangePatchError, Site};
 use crate::workspace::{Edited, WorkspaceError};
@@ -87,7 +88,7 @@ pub fn parse_encoding(label: Option<&str>) -> Result<Option<TextEncoding>, ToolE
             .suggest(format!("Accepted encodings: {ACCEPTED_ENCODINGS}")))
         }
         Some(encoding) => Ok(Some(encoding)),
-        None => Err(ToolError::new(format!("Unknown encoding '{label}'"))
+        None => Err(ToolError::new(format!("Unknown encoding '{}'", brief(label)))
             .suggest(format!("Accepted encodings: {ACCEPTED_ENCODINGS}"))),
     }
 }
@@ -179,14 +180,16 @@ pub fn workspace_error(error: WorkspaceError) -> ToolError {
             expected,
             actual,
         } => ToolError::new(format!(
-            "{} has changed since it was read: file_hash is {expected} but the file's hash is now {actual}; nothing was written",
-            path.display()
+            "{} has changed since it was read: file_hash is {} but the file's hash is now {actual}; nothing was written",
+            path.display(),
+            brief(&expected)
         ))
         .suggest("Read it again with get_text_file_contents to see what changed, then redo the edit against the current text")
         .suggest(format!("Pass file_hash \"{actual}\" once you have read the file again"))
         .detail("file_hash", json!(actual)),
         WorkspaceError::MalformedHash { given } => ToolError::new(format!(
-            "file_hash '{given}' is not a file hash: it is the 16 hex digits of file_hash from get_text_file_contents or from the last edit of the file"
+            "file_hash '{}' is not a file hash: it is the 16 hex digits of file_hash from get_text_file_contents or from the last edit of the file",
+            brief(&given)
         ))
         .suggest("Copy file_hash from the latest response about this file, or leave it out"),
         WorkspaceError::BatchCommit(failure) => {

@@ -14,17 +14,17 @@
 //! let path = dir.path().join("a.md");
 //! std::fs::write(&path, "\u{feff}# Title\n").unwrap();
 //! let mut buffer = Vec::new();
-//! assert_eq!(read_text(&path, 1024, &mut buffer).unwrap().bytes(), b"# Title\n");
+//! let file = std::fs::File::open(&path).unwrap();
+//! assert_eq!(read_text(&file, 1024, &mut buffer).unwrap().bytes(), b"# Title\n");
 //! std::fs::write(&path, b"\x00\x01").unwrap();
-//! assert!(read_text(&path, 1024, &mut buffer).unwrap_err().is_binary());
+//! assert!(read_text(&file, 1024, &mut buffer).unwrap_err().is_binary());
 //! ```
 
 use std::fs::File;
-use std::io::Read;
-use std::path::Path;
 
 use crate::text::encoding::{UTF8_BOM, decode};
-use crate::workspace::read::{ReadError, check_readable};
+use crate::workspace::beneath::read_limited_into;
+use crate::workspace::read::ReadError;
 
 /// The text of a file, as UTF-8 bytes without a byte order mark.
 #[derive(Debug)]
@@ -45,27 +45,14 @@ impl Contents<'_> {
     }
 }
 
-/// Reads the file at `path` into `buffer` and returns its text.
+/// Reads `file` (opened by [`crate::workspace::beneath::open_for_reading`])
+/// into `buffer`, at most `max_size + 1` bytes, and returns its text.
 pub fn read_text<'b>(
-    path: &Path,
+    file: &File,
     max_size: u64,
     buffer: &'b mut Vec<u8>,
 ) -> Result<Contents<'b>, ReadError> {
-    let file = File::open(path).map_err(ReadError::Io)?;
-    let meta = file.metadata().map_err(ReadError::Io)?;
-    check_readable(&meta, max_size)?;
-    buffer.clear();
-    buffer.reserve(meta.len() as usize + 1);
-    file.take(max_size + 1)
-        .read_to_end(buffer)
-        .map_err(ReadError::Io)?;
-    if buffer.len() as u64 > max_size {
-        // The file grew since its size was looked at.
-        return Err(ReadError::TooLarge {
-            size: buffer.len() as u64,
-            max: max_size,
-        });
-    }
+    read_limited_into(file, max_size, buffer)?;
     classify(buffer)
 }
 
@@ -127,17 +114,16 @@ mod tests {
     }
 
     #[test]
-    fn size_limit_and_missing_files() {
+    fn size_limit() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("a.txt");
         std::fs::write(&path, "0123456789a").unwrap();
         let mut buffer = Vec::new();
+        let file = File::open(&path).unwrap();
         assert_eq!(
-            read_text(&path, 10, &mut buffer).unwrap_err().to_string(),
+            read_text(&file, 10, &mut buffer).unwrap_err().to_string(),
             "it is 11 B and the limit is 10 B (--max-file-size)"
         );
-        assert_eq!(read_text(&path, 11, &mut buffer).unwrap().bytes().len(), 11);
-        let missing = read_text(&dir.path().join("gone.txt"), 10, &mut buffer).unwrap_err();
-        assert!(matches!(missing, ReadError::Io(_)));
+        assert_eq!(read_text(&file, 11, &mut buffer).unwrap().bytes().len(), 11);
     }
 }

@@ -19,6 +19,7 @@
 //! let roots = Roots::new(vec![dir.path().to_path_buf()]).unwrap();
 //! let pattern = Pattern::new("todo", false, false).unwrap();
 //! let summary = search(&SearchRequest {
+//!     roots: &roots,
 //!     scope: SearchScope::Folders(vec![roots.resolve_existing(".").unwrap()]),
 //!     pattern: &pattern,
 //!     file_pattern: None,
@@ -35,6 +36,7 @@
 pub mod ancestor_rules;
 pub mod contents;
 pub mod file_pattern;
+pub mod files;
 pub mod pattern;
 pub mod walk;
 

@@ -9,6 +9,13 @@
 //! as skipped. Folders that cannot be listed and files that cannot be read are
 //! reported with the reason, never passed over in silence.
 //!
+//! Every file is opened through its root's directory handle, without
+//! blocking (a FIFO or device is never read), and read up to the size limit.
+//! A folder swapped for a link out of the root while the walk runs can make
+//! the walker list names outside; opening them through the handle fails, and
+//! such files are left out without a word, so nothing about the outside
+//! reaches the answer.
+//!
 //! Each thread keeps its own searcher, read buffer and tally, and hands the
 //! tally over once when the walk ends, so nothing is shared per file except
 //! the progress counter.
@@ -18,6 +25,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
+use cap_std::fs::Dir;
 use grep_searcher::Searcher;
 use ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkBuilder, WalkState};
 
@@ -25,8 +33,10 @@ use super::ancestor_rules::AncestorRules;
 use super::contents::read_text;
 use super::file_pattern::FilePattern;
 use super::pattern::Pattern;
+use crate::workspace::beneath::{self, open_for_reading};
 use crate::workspace::extensions::ExtensionFilter;
-use crate::workspace::roots::ResolvedPath;
+use crate::workspace::read::ReadError;
+use crate::workspace::roots::{ResolvedPath, Roots};
 
 /// The folder, inside each root, that removed files are moved to.
 const TRASH: &str = ".trash";
@@ -46,6 +56,8 @@ pub enum SearchScope {
 
 /// What to search for, where, and how to report back.
 pub struct SearchRequest<'a> {
+    /// The roots whose handles every file is opened through.
+    pub roots: &'a Roots,
     /// Where to look.
     pub scope: SearchScope,
     /// What to look for.
@@ -125,13 +137,16 @@ pub fn search(request: &SearchRequest<'_>) -> SearchSummary {
         SearchScope::File(path) => {
             let mut tally = Tally::default();
             let mut buffer = Vec::new();
-            tally.search_file(
-                request,
-                &path.real,
-                &path.root,
-                &mut request.pattern.searcher(),
-                &mut buffer,
-            );
+            if let Some(dir) = request.roots.dir(&path.root) {
+                tally.search_file(
+                    request,
+                    dir,
+                    &path.real,
+                    &path.root,
+                    &mut request.pattern.searcher(),
+                    &mut buffer,
+                );
+            }
             summary.absorb(tally);
         }
         SearchScope::Folders(folders) => {
@@ -172,6 +187,28 @@ fn walk_folder(
     folder: &ResolvedPath,
     progress: &Progress<'_>,
 ) -> Tally {
+    let Some(dir) = request.roots.dir(&folder.root) else {
+        return Tally::default();
+    };
+    let builder = walk_builder(folder);
+    let walk = Walk {
+        request,
+        dir,
+        root: &folder.root,
+        progress,
+        merged: Mutex::new(Tally::default()),
+    };
+    builder
+        .build_parallel()
+        .visit(&mut VisitorBuilder { walk: &walk });
+    walk.merged.into_inner().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The walker over `folder` with the rules every walk of the roots follows:
+/// hidden files and folders, `.gitignore`d and `.ignore`d paths (with or
+/// without git) left out, symbolic links not followed, nothing outside the
+/// roots read, the trash folder not entered.
+pub(crate) fn walk_builder(folder: &ResolvedPath) -> WalkBuilder {
     let mut builder = WalkBuilder::new(&folder.real);
     builder
         .hidden(true)
@@ -186,22 +223,20 @@ fn walk_folder(
         .parents(false)
         .follow_links(false);
     let rules = AncestorRules::between(&folder.root, &folder.real);
-    if !rules.is_empty() {
-        let rules = Arc::new(rules);
-        builder.filter_entry(move |entry| {
-            !rules.ignores(entry.path(), entry.file_type().is_some_and(|t| t.is_dir()))
-        });
-    }
-    let walk = Walk {
-        request,
-        root: &folder.root,
-        progress,
-        merged: Mutex::new(Tally::default()),
-    };
+    let rules = (!rules.is_empty()).then(|| Arc::new(rules));
+    builder.filter_entry(move |entry| {
+        let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
+        !(is_dir && is_trash_folder(entry))
+            && rules
+                .as_ref()
+                .is_none_or(|rules| !rules.ignores(entry.path(), is_dir))
+    });
     builder
-        .build_parallel()
-        .visit(&mut VisitorBuilder { walk: &walk });
-    walk.merged.into_inner().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Whether a folder met in a walk is the trash, which no walk enters.
+pub(crate) fn is_trash_folder(entry: &DirEntry) -> bool {
+    entry.depth() > 0 && entry.file_name() == TRASH
 }
 
 /// Counts kept by one thread.
@@ -218,12 +253,16 @@ impl Tally {
     fn search_file(
         &mut self,
         request: &SearchRequest<'_>,
+        dir: &Dir,
         path: &Path,
         root: &Path,
         searcher: &mut Searcher,
         buffer: &mut Vec<u8>,
     ) {
-        match read_text(path, request.max_file_size, buffer) {
+        let rel = path.strip_prefix(root).unwrap_or(Path::new(""));
+        let read = open_for_reading(dir, rel)
+            .and_then(|file| read_text(&file, request.max_file_size, buffer));
+        match read {
             Ok(contents) => {
                 self.searched += 1;
                 let matches = request.pattern.count(searcher, contents.bytes());
@@ -239,6 +278,9 @@ impl Tally {
                 }
             }
             Err(error) if error.is_binary() => self.binary += 1,
+            // Swapped for a link out of the root during the walk: nothing
+            // about it may be told.
+            Err(ReadError::Io(e)) if beneath::is_escape(&e) => {}
             Err(error) => self.unreadable.push(Unreadable {
                 path: path.to_path_buf(),
                 reason: error.to_string(),
@@ -254,12 +296,18 @@ impl Tally {
         self.unreadable.extend(other.unreadable);
     }
 
-    /// Records the folders and files the walker could not open.
-    fn walk_error(&mut self, error: &ignore::Error) {
+    /// Records the folders and files the walker could not open, unless
+    /// they are not inside the root any more.
+    fn walk_error(&mut self, dir: &Dir, root: &Path, error: &ignore::Error) {
         match error {
             ignore::Error::WithPath { path, err } => match err.as_ref() {
                 ignore::Error::Io(io) => {
-                    let reason = if path.is_dir() {
+                    let rel = path.strip_prefix(root).unwrap_or(Path::new(""));
+                    let meta = dir.symlink_metadata(beneath::or_dot(rel));
+                    if meta.as_ref().is_err_and(beneath::is_escape) {
+                        return;
+                    }
+                    let reason = if meta.is_ok_and(|m| m.is_dir()) {
                         format!("the folder could not be listed: {io}")
                     } else {
                         format!("it could not be read: {io}")
@@ -269,12 +317,14 @@ impl Tally {
                         reason,
                     });
                 }
-                other => self.walk_error(other),
+                other => self.walk_error(dir, root, other),
             },
             ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
-                self.walk_error(err)
+                self.walk_error(dir, root, err)
             }
-            ignore::Error::Partial(errors) => errors.iter().for_each(|e| self.walk_error(e)),
+            ignore::Error::Partial(errors) => {
+                errors.iter().for_each(|e| self.walk_error(dir, root, e))
+            }
             // A bad glob in an ignore file spoils only its own line.
             _ => {}
         }
@@ -308,6 +358,7 @@ impl Progress<'_> {
 /// One walk of one folder.
 struct Walk<'s> {
     request: &'s SearchRequest<'s>,
+    dir: &'s Dir,
     root: &'s Path,
     progress: &'s Progress<'s>,
     merged: Mutex<Tally>,
@@ -355,7 +406,7 @@ impl ParallelVisitor for Visitor<'_> {
         let entry = match entry {
             Ok(entry) => entry,
             Err(error) => {
-                self.tally.walk_error(&error);
+                self.tally.walk_error(self.walk.dir, self.walk.root, &error);
                 return WalkState::Continue;
             }
         };
@@ -363,7 +414,7 @@ impl ParallelVisitor for Visitor<'_> {
             return WalkState::Continue;
         };
         if kind.is_dir() {
-            if entry.depth() > 0 && entry.file_name() == TRASH {
+            if is_trash_folder(&entry) {
                 return WalkState::Skip;
             }
             return WalkState::Continue;
@@ -372,8 +423,14 @@ impl ParallelVisitor for Visitor<'_> {
         if kind.is_symlink() {
             // Counted when it leads to a folder, or to a file the search would
             // otherwise have looked at.
-            let to_dir = std::fs::metadata(path).is_ok_and(|m| m.is_dir());
-            if to_dir || self.selected(path) {
+            // A link that leads out of the root (absolute links do, to the
+            // handle) is counted without looking at what it leads to.
+            let rel = path.strip_prefix(self.walk.root).unwrap_or(path);
+            let to_dir_or_out = match self.walk.dir.metadata(rel) {
+                Ok(meta) => meta.is_dir(),
+                Err(error) => beneath::is_escape(&error),
+            };
+            if to_dir_or_out || self.selected(path) {
                 self.tally.links += 1;
             }
             return WalkState::Continue;
@@ -384,6 +441,7 @@ impl ParallelVisitor for Visitor<'_> {
         }
         self.tally.search_file(
             request,
+            self.walk.dir,
             path,
             self.walk.root,
             &mut self.searcher,
