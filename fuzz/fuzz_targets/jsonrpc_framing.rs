@@ -6,11 +6,14 @@
 //! reply on stdout. Which one is what `incoming::check` says for that line on
 //! its own, so the framing loses, merges and splits nothing. Every reply is a
 //! well-formed JSON-RPC error carrying the request's id when it had a usable
-//! one, and every request the server answers is answered on stdout.
+//! one, and every request the server answers is answered on stdout. With a
+//! size limit, a line over it is never a message: it gets an invalid request
+//! error carrying the id its start (or end) shows.
 //!
 //! Input: byte 0 holds flags (bit 0: drop `receive` when a read is not
-//! ready), bits 1-3 the number `k` of read sizes that follow; then `k` read
-//! sizes (cycled; 0 means "not ready"); the rest is stdin.
+//! ready), bits 1-3 the number `k` of read sizes that follow, bit 4 whether
+//! lines have a small size limit, bits 5-7 which one; then `k` read sizes
+//! (cycled; 0 means "not ready"); the rest is stdin.
 #![no_main]
 
 use std::io;
@@ -19,7 +22,7 @@ use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 
 use libfuzzer_sys::fuzz_target;
-use mcp_server_text::faces::incoming::{Checked, check};
+use mcp_server_text::faces::incoming::{Checked, check, id_of_cut_message};
 use mcp_server_text::faces::stdio::LineTransport;
 use rmcp::model::{JsonRpcMessage, ServerResult};
 use rmcp::transport::Transport;
@@ -40,7 +43,14 @@ fuzz_target!(|data: &[u8]| {
     let cancel = flags & 1 == 1;
     let k = usize::from((flags >> 1) & 7).min(rest.len());
     let (sizes, stdin) = rest.split_at(k);
-    let expected = expected_outcome(stdin);
+    // Lines are far below the limit that keeps only both ends of a line, so
+    // a line over the limit is read whole: its start decides the id.
+    let limit = if flags & 16 == 16 {
+        1 + 40 * usize::from(flags >> 5)
+    } else {
+        usize::MAX
+    };
+    let expected = expected_outcome(stdin, limit);
 
     let out = Sink::default();
     let got = RUNTIME.with(|rt| {
@@ -48,6 +58,7 @@ fuzz_target!(|data: &[u8]| {
             Pieces::new(stdin.to_vec(), sizes.to_vec()),
             out.clone(),
             cancel,
+            limit,
         ))
     });
 
@@ -69,18 +80,48 @@ fuzz_target!(|data: &[u8]| {
             replies.push(value);
         }
     }
-    assert_eq!(replies, expected.replies, "error replies on stdout");
+    assert_eq!(
+        replies.len(),
+        expected.replies.len(),
+        "error replies on stdout"
+    );
+    for (got, want) in replies.iter().zip(&expected.replies) {
+        match want {
+            Reply::Exact(want) => assert_eq!(got, want, "an error reply on stdout"),
+            Reply::Oversize { head_id, end_id } => {
+                assert_eq!(got["jsonrpc"], "2.0");
+                assert_eq!(got["error"]["code"], -32600, "{got}");
+                // The id found in the end depends on where the reads cut the
+                // line; one found in the start does not.
+                let id = &got["id"];
+                assert!(
+                    id == head_id || head_id.is_null() && (id.is_null() || id == end_id),
+                    "the id of an over-size line: {id} for {head_id} / {end_id}"
+                );
+            }
+        }
+    }
     assert_eq!(answers, expected.requests, "answers to requests");
 });
 
 /// What the transport must produce for `stdin`, worked out line by line.
 struct Expected {
     messages: Vec<Value>,
-    replies: Vec<Value>,
+    replies: Vec<Reply>,
     requests: usize,
 }
 
-fn expected_outcome(stdin: &[u8]) -> Expected {
+/// An error reply the transport must write.
+enum Reply {
+    /// This one.
+    Exact(Value),
+    /// An invalid request error for a line over the size limit, whose id is
+    /// the one its start shows, or else (when the kept end shows it) the one
+    /// its end shows.
+    Oversize { head_id: Value, end_id: Value },
+}
+
+fn expected_outcome(stdin: &[u8], limit: usize) -> Expected {
     let mut expected = Expected {
         messages: Vec::new(),
         replies: Vec::new(),
@@ -92,6 +133,15 @@ fn expected_outcome(stdin: &[u8]) -> Expected {
         lines.pop();
     }
     for line in lines {
+        if line.len() > limit {
+            // Skipped unread, blank or not.
+            let tail = &line[line.len().saturating_sub(1024)..];
+            expected.replies.push(Reply::Oversize {
+                head_id: id_of_cut_message(line, b""),
+                end_id: id_of_cut_message(b"", tail),
+            });
+            continue;
+        }
         let line = line.strip_suffix(b"\r").unwrap_or(line);
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
@@ -109,7 +159,7 @@ fn expected_outcome(stdin: &[u8]) -> Expected {
                 // come back as the same float (serde_json parses floats fast,
                 // not exactly), which is the client's problem, not framing's.
                 let wire = serde_json::from_str(&reply.to_string()).expect("a reply is JSON");
-                expected.replies.push(wire);
+                expected.replies.push(Reply::Exact(wire));
             }
         }
     }
@@ -145,8 +195,9 @@ async fn serve(
     stdin: Pieces,
     stdout: Sink,
     cancel: bool,
+    limit: usize,
 ) -> Vec<rmcp::service::RxJsonRpcMessage<rmcp::RoleServer>> {
-    let mut transport = LineTransport::new(stdin, stdout);
+    let mut transport = LineTransport::new(stdin, stdout).with_limit(limit);
     let mut got = Vec::new();
     loop {
         let next = if cancel {

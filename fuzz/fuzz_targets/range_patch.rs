@@ -82,6 +82,12 @@ fuzz_target!(|data: &[u8]| {
             .flat_map(|p| p.ranges.iter())
             .map(|&r| range(r, count))
             .collect();
+        if std::env::var_os("FUZZ_SHOW").is_some() {
+            eprintln!(
+                "{enc:?} bom {bom}\ntext {:?}\ndelete {ranges:?}",
+                doc.text()
+            );
+        }
         match check_deletions(&doc, &ranges, |_, _, _| Ok(())) {
             Ok(checked) => check_applied(&doc, &checked),
             Err(e) => {
@@ -110,6 +116,15 @@ fuzz_target!(|data: &[u8]| {
             ranges: rs,
         })
         .collect();
+    if std::env::var_os("FUZZ_SHOW").is_some() {
+        eprintln!("{enc:?} bom {bom}\ntext {:?}", doc.text());
+        for p in &patches {
+            eprintln!(
+                "patch {:?} -> {:?} at {:?}",
+                p.old_string, p.new_string, p.ranges
+            );
+        }
+    }
     match check_patches(&doc, &patches) {
         Ok(checked) => check_applied(&doc, &checked),
         Err(e) => {
@@ -212,7 +227,17 @@ fn check_applied(doc: &Document, checked: &Checked<'_>) {
     }
     let lines: Vec<&str> = (1..=after.line_count()).map(|k| after.line(k)).collect();
     let texts: Vec<&str> = expected.iter().map(|(t, _)| *t).collect();
-    assert_eq!(lines, texts, "the lines after the edit");
+    assert_eq!(
+        lines.len(),
+        texts.len(),
+        "the lines after the edit: {lines:?}"
+    );
+    for (k, (got, want)) in (1..).zip(lines.iter().zip(&texts)) {
+        assert!(
+            same_line(got, after.eol(k), want),
+            "line {k} after the edit: {got:?} for {want:?}"
+        );
+    }
 
     let last = after.line_count();
     let uniform = match doc.eol_style() {
@@ -220,8 +245,13 @@ fn check_applied(doc: &Document, checked: &Checked<'_>) {
         EolStyle::Crlf => Some(Eol::Crlf),
         _ => None,
     };
-    for (k, (_, old_eol)) in (1..=last).zip(&expected) {
+    for (k, (text, old_eol)) in (1..=last).zip(&expected) {
         let eol = after.eol(k);
+        if eol == Eol::Crlf && text.ends_with('\r') {
+            // A CR that ends a line's text, followed by the LF of its
+            // ending, makes a CRLF ending (see `same_line`).
+            continue;
+        }
         match old_eol {
             Some(Eol::None) => {}
             Some(old) if k == last && !doc.has_final_newline() => {
@@ -248,6 +278,21 @@ fn check_applied(doc: &Document, checked: &Checked<'_>) {
         if span.start == 1 && !new.is_empty() && !doc.text().starts_with('\u{feff}') {
             new[0] = new[0].strip_prefix('\u{feff}').unwrap_or(new[0]);
         }
-        assert_eq!(placed, new, "placed span of {:?}", edit.at);
+        assert_eq!(placed.len(), new.len(), "placed span of {:?}", edit.at);
+        for (k, (got, want)) in (span.start..).zip(placed.iter().zip(&new)) {
+            assert!(
+                same_line(got, after.eol(k), want),
+                "placed span of {:?}: {got:?} for {want:?}",
+                edit.at
+            );
+        }
     }
+}
+
+/// Whether line text `got`, ending in `eol`, is the line `want` was written
+/// as. A line whose text ends in a CR, written with a LF after it, reads back
+/// without that CR and with a CRLF ending: no ending keeps both the text and
+/// a LF-only file, and the bytes are the ones asked for.
+fn same_line(got: &str, eol: Eol, want: &str) -> bool {
+    got == want || eol == Eol::Crlf && want.strip_suffix('\r') == Some(got)
 }
