@@ -146,8 +146,8 @@ fn expected_outcome(stdin: &[u8], limit: usize) -> Expected {
             // Skipped unread, blank or not.
             let tail = &line[line.len().saturating_sub(1024)..];
             expected.replies.push(Reply::Oversize {
-                head_id: id_of_cut_message(line, b""),
-                end_id: id_of_cut_message(b"", valid_end(tail)),
+                head_id: as_read_back(id_of_cut_message(line, b"")),
+                end_id: as_read_back(id_of_cut_message(b"", valid_end(tail))),
             });
             continue;
         }
@@ -164,15 +164,18 @@ fn expected_outcome(stdin: &[u8], limit: usize) -> Expected {
             }
             Checked::Refused(reply) => {
                 assert_refusal_is_well_formed(line, &reply);
-                // As it reads back from stdout: a huge numeric id does not
-                // come back as the same float (serde_json parses floats fast,
-                // not exactly), which is the client's problem, not framing's.
-                let wire = serde_json::from_str(&reply.to_string()).expect("a reply is JSON");
-                expected.replies.push(Reply::Exact(wire));
+                expected.replies.push(Reply::Exact(as_read_back(reply)));
             }
         }
     }
     expected
+}
+
+/// `value` as it reads back from stdout: a huge numeric id does not come back
+/// as the same float (serde_json parses floats fast, not exactly), which is
+/// the client's problem, not framing's.
+fn as_read_back(value: Value) -> Value {
+    serde_json::from_str(&value.to_string()).expect("a reply is JSON")
 }
 
 /// The longest end of `tail` that is UTF-8 once the continuation bytes it
