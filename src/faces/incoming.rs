@@ -157,7 +157,8 @@ fn id_at_end(tail: &[u8]) -> Option<Value> {
         }
         open
     } else {
-        body.rfind(|c: char| !(c.is_ascii_digit() || c == '-'))? + 1
+        body.trim_end_matches(|c: char| c.is_ascii_digit() || c == '-')
+            .len()
     };
     let id: Value = serde_json::from_str(&body[value_start..]).ok()?;
     let before = body[..value_start].trim_end().strip_suffix(':')?.trim_end();
@@ -223,4 +224,21 @@ fn shape_problem(value: &Value) -> Option<String> {
         Value::Object(_) => return None,
         _ => "a message must be a JSON object".into(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_id_after_a_wide_character_is_read_without_panicking() {
+        // Found by fuzzing: the digits at the end followed a two-byte
+        // character, and the number was cut from inside it.
+        assert_eq!(id_of_cut_message(b"{", "Ӗ2}".as_bytes()), Value::Null);
+        assert_eq!(id_of_cut_message(b"{", "\"Ӗ\":Ӗ2}".as_bytes()), Value::Null);
+        assert_eq!(
+            id_of_cut_message(b"{", "{\"x\":\"Ӗ\",\"id\":-42}".as_bytes()),
+            json!(-42)
+        );
+    }
 }

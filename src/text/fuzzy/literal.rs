@@ -13,13 +13,24 @@ use crate::text::lines::Eol;
 ///
 /// A final line break that `new` has and `search` has not (or the other way
 /// round) is taken as the slip it nearly always is: `new` follows `search`, so
-/// no line is joined to the next or split off from it.
-pub(crate) fn literal(search: &str, new: &str, breaks: &[Eol], eol: Eol) -> String {
+/// no line is joined to the next or split off from it. `ends_line` says
+/// whether the occurrence ends where its last line's text does: when it does
+/// not and `new` has fewer lines than `search`, the final line break of `new`
+/// ends a line the caller kept, and dropping it would join that line to the
+/// rest of the occurrence's last line.
+pub(crate) fn literal(
+    search: &str,
+    new: &str,
+    breaks: &[Eol],
+    eol: Eol,
+    ends_line: bool,
+) -> String {
     let search = search.replace("\r\n", "\n");
     let mut new = new.replace("\r\n", "\n");
+    let lines = |s: &str| s.matches('\n').count();
     match (search.ends_with('\n'), new.ends_with('\n')) {
         (true, false) if !new.is_empty() => new.push('\n'),
-        (false, true) => {
+        (false, true) if ends_line || lines(&new) > lines(&search) => {
             new.pop();
         }
         _ => {}
@@ -61,9 +72,22 @@ mod tests {
     #[test]
     fn literal_splices_keep_the_endings_of_kept_lines() {
         let breaks = [Eol::Crlf, Eol::Lf, Eol::Crlf];
-        assert_eq!(literal("a\n\nb", "a\n\nB", &breaks, Eol::Crlf), "a\r\n\nB");
-        assert_eq!(literal("x", "y\nz", &[Eol::Lf], Eol::Crlf), "y\r\nz");
-        assert_eq!(literal("x", "y\n", &[], Eol::Lf), "y");
-        assert_eq!(literal("x\n", "y", &[Eol::Lf], Eol::Lf), "y\n");
+        assert_eq!(
+            literal("a\n\nb", "a\n\nB", &breaks, Eol::Crlf, true),
+            "a\r\n\nB"
+        );
+        assert_eq!(literal("x", "y\nz", &[Eol::Lf], Eol::Crlf, true), "y\r\nz");
+        assert_eq!(literal("x", "y\n", &[], Eol::Lf, true), "y");
+        assert_eq!(literal("x", "y\n", &[], Eol::Lf, false), "y");
+        assert_eq!(literal("x\n", "y", &[Eol::Lf], Eol::Lf, true), "y\n");
+    }
+
+    #[test]
+    fn a_kept_line_keeps_its_break_when_the_next_line_goes_in_part() {
+        // Found by fuzzing: `a\nb` -> `a\n` inside `a\nb rest` joined `a`
+        // to ` rest`; the caller kept line `a` and dropped only `b`.
+        assert_eq!(literal("a\nb", "a\n", &[Eol::Lf], Eol::Lf, false), "a\n");
+        // Ending where the line does, the whole last line goes.
+        assert_eq!(literal("a\nb", "a\n", &[Eol::Lf], Eol::Lf, true), "a");
     }
 }

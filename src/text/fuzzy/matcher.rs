@@ -925,11 +925,13 @@ impl<'r, 't> Matcher<'r, 't> {
                     }
                 }
                 let breaks: Vec<Eol> = (a..=b).map(|l| self.file.all[l].eol).collect();
+                let ends_line = range.end >= self.index.span(self.text, b + 1).end;
                 let text = literal(
                     self.request.search,
                     self.request.replacement,
                     &breaks,
                     self.block_eol(f.region),
+                    ends_line,
                 );
                 let after = format!(
                     "{}{}{}",
@@ -1437,6 +1439,22 @@ mod tests {
         assert_eq!(
             out,
             "package main\n\n// Comment added by other dev\nfunc NewFunc() {\n  fmt.Println(\"New\")\n}\n"
+        );
+    }
+
+    #[test]
+    fn dropping_the_start_of_a_line_keeps_the_line_before_it() {
+        // Found by fuzzing: the search ends before the rest of its last line,
+        // and the new content keeps the first line with its line break.
+        let file = "name:\nb   \nc\n";
+        assert_eq!(
+            apply(file, "name:\nb", "name:\n").unwrap(),
+            "name:\n   \nc\n"
+        );
+        // Ending where the line does, the line goes.
+        assert_eq!(
+            apply("name:\nb\nc\n", "name:\nb", "name:\n").unwrap(),
+            "name:\nc\n"
         );
     }
 

@@ -6,9 +6,12 @@
 //! query gives one. The level a query gives picks among headings with the
 //! same text; a heading at another level is still found when it is the only
 //! one with that text (seed 001: the `#` markers are stripped and the text
-//! decides), and the match reports the difference. ATX closing `#`s in the query are ignored, so a
-//! line copied from the document works as a query. Anything but exactly one
-//! match is an error that says why and what to try next.
+//! decides), and the match reports the difference. ATX closing `#`s in the
+//! query are ignored, so a line copied from the document works as a query;
+//! the query's text as written matches too, so a heading whose text ends in
+//! `#` or `{#id}` (a setext heading, say) is found by the name its outline
+//! shows. Anything but exactly one match is an error that says why and what
+//! to try next.
 
 use std::fmt;
 
@@ -82,6 +85,11 @@ struct Query {
     level: Option<u8>,
     text: String,
     id: Option<String>,
+    /// The text after the level marker as written, without taking off a
+    /// closing `#` sequence or a `{#id}`: the heading's text may hold those
+    /// literally (a setext heading, or one that ends in other whitespace than
+    /// spaces and tabs), and its outline name must still find it.
+    literal: String,
 }
 
 /// Takes a query apart, or says why it cannot name a heading.
@@ -106,7 +114,12 @@ fn parse_query(query: &str) -> Result<Query, String> {
         (None, trimmed)
     };
     let (text, id) = split_custom_id(atx_text(rest.trim()));
-    let text = collapse_whitespace(text);
+    let literal = collapse_whitespace(rest);
+    let text = match collapse_whitespace(text) {
+        // `### ####` names a heading whose text is `####`.
+        text if text.is_empty() && id.is_none() => literal.clone(),
+        text => text,
+    };
     if text.is_empty() && id.is_none() {
         return Err("it has no heading text after the '#' marker".to_string());
     }
@@ -114,6 +127,7 @@ fn parse_query(query: &str) -> Result<Query, String> {
         level,
         text,
         id: id.map(str::to_string),
+        literal,
     })
 }
 
@@ -179,11 +193,12 @@ pub fn find_heading_match<'a>(
         .iter()
         .zip(&texts)
         .filter(|(heading, text)| {
-            **text == parsed.text
+            let named = **text == parsed.text
                 && parsed
                     .id
                     .as_ref()
-                    .is_none_or(|id| heading.id.as_ref() == Some(id))
+                    .is_none_or(|id| heading.id.as_ref() == Some(id));
+            named || **text == parsed.literal
         })
         .map(|(heading, _)| heading)
         .collect();
@@ -571,6 +586,42 @@ mod tests {
         let outline = parse("# #5 bolts\n## C#\n");
         assert_eq!(find_heading(&outline, "#5 bolts").unwrap().line, 1);
         assert_eq!(find_heading(&outline, "## C#").unwrap().line, 2);
+    }
+
+    #[test]
+    fn an_outline_name_never_finds_only_another_heading() {
+        // A setext heading keeps a trailing ` #`, and an id followed by a
+        // character other than a space or tab is text. Their outline names
+        // read as another heading's once closing hashes or the id are taken
+        // off; they must not find that heading alone, which would edit it
+        // instead. Both readings match, so the lookup refuses as ambiguous.
+        let outline = parse("Plan #\n------\n\n## Plan\n");
+        assert_eq!(outline.headings[0].display(), "## Plan #");
+        assert_eq!(
+            find_heading(&outline, "## Plan #").unwrap_err(),
+            HeadingLookupError::Ambiguous {
+                query: "## Plan #".into(),
+                candidates: vec![r("## Plan #", 1), r("## Plan", 4)],
+            }
+        );
+        assert_eq!(find_heading(&outline, "## Plan").unwrap().line, 4);
+        let alone = parse("Plan #\n------\n");
+        assert_eq!(find_heading(&alone, "## Plan #").unwrap().line, 1);
+
+        // A heading of nothing but `#`s (the last one a closing sequence).
+        let hashes = parse("### #### #\n");
+        assert_eq!(hashes.headings[0].display(), "### ####");
+        assert_eq!(find_heading(&hashes, "### ####").unwrap().line, 1);
+
+        let outline = parse("## Plan {#plan}\r\r\n\n## Plan {#plan}\n");
+        assert_eq!(outline.headings[0].display(), "## Plan {#plan}\r");
+        assert_eq!(
+            find_heading(&outline, "## Plan {#plan}\r").unwrap_err(),
+            HeadingLookupError::Ambiguous {
+                query: "## Plan {#plan}\r".into(),
+                candidates: vec![r("## Plan {#plan}\r", 1), r("## Plan", 3)],
+            }
+        );
     }
 
     #[test]

@@ -160,10 +160,14 @@ impl MarkdownOutline {
         self.code_blocks.get(index)
     }
 
-    /// The first anchor with this id; a leading `#` is ignored.
+    /// The first anchor with this id; a leading `#` is ignored unless an
+    /// anchor's id starts with it (`<a id="#x">`).
     pub fn find_anchor(&self, id: &str) -> Option<&Anchor> {
-        let id = id.strip_prefix('#').unwrap_or(id);
-        self.anchors.iter().find(|a| a.id == id)
+        let exact = self.anchors.iter().find(|a| a.id == id);
+        exact.or_else(|| {
+            let bare = id.strip_prefix('#')?;
+            self.anchors.iter().find(|a| a.id == bare)
+        })
     }
 }
 

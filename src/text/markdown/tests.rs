@@ -346,6 +346,15 @@ fn explicit_ids_and_anchors() {
 }
 
 #[test]
+fn an_anchor_whose_id_starts_with_a_hash_is_found_by_its_id() {
+    let outline = parse("# Intro\n\n<a id=\"#x\"></a>\n<a id=x></a>\n");
+    assert_eq!(outline.find_anchor("#x").map(|a| a.line), Some(3));
+    assert_eq!(outline.find_anchor("x").map(|a| a.line), Some(4));
+    assert_eq!(outline.find_anchor("##x").map(|a| a.line), Some(3));
+    assert_eq!(outline.find_anchor("#intro").map(|a| a.line), Some(1));
+}
+
+#[test]
 fn no_anchors_in_html_comments() {
     let outline = parse("<!--\n<a id=\"hidden\">\n-->\n<div>\n<a id=\"shown\">\n</div>\n");
     let ids: Vec<_> = outline
