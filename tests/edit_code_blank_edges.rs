@@ -27,7 +27,6 @@ fn full_class(doc: &str) -> String {
 }
 
 #[test]
-#[ignore = "wrong edit: one of the file's two blank lines before `class Full` is removed, though the search's third blank line matched nothing on disk"]
 fn more_leading_blank_lines_in_the_search_than_on_disk_take_none_away() {
     // Three blank lines where the file has two; new_content has two.
     let search = format!("\n\n\n{}", full_class(FULL_DOC));
