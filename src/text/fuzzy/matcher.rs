@@ -124,8 +124,15 @@ fn plan_with(text: &str, request: &EditRequest<'_>, rescue: bool) -> Result<Plan
         return Err(Refusal::EmptySearch);
     }
     let lf = LfText::new(text);
-    let occurrences = exact::occurrences(text, &lf, request.search);
+    let mut occurrences = exact::occurrences(text, &lf, request.search);
     drop(lf);
+    // A search that begins with a line break and is found right after a
+    // line's text begins with one blank line fewer than it shows: its first
+    // blank line is the end of that line. Such a find is not exact; the
+    // tolerant path weighs its blank lines against the file's.
+    if request.search.starts_with(['\n', '\r']) {
+        occurrences.retain(|o| o.range.start == 0 || text[..o.range.start].ends_with('\n'));
+    }
     let index = LineIndex::new(text);
     let file = Lines::of_text(text, &index);
     let m = Matcher {
