@@ -275,7 +275,13 @@ fn check_applied(doc: &Document, checked: &Checked<'_>) {
     for (edit, span) in checked.edits.iter().zip(&applied.placed) {
         let placed: Vec<&str> = (span.start..=span.end).map(|k| after.line(k)).collect();
         let mut new = content_lines(edit.new_text);
-        if span.start == 1 && !new.is_empty() && !doc.text().starts_with('\u{feff}') {
+        // As above: the BOM goes where the edit's range starts at line 1,
+        // wherever another edit's inserted lines put it.
+        let first = match edit.site {
+            Site::Before(n) => n,
+            Site::Lines { first, .. } => first,
+        };
+        if first == 1 && !new.is_empty() && !doc.text().starts_with('\u{feff}') {
             new[0] = new[0].strip_prefix('\u{feff}').unwrap_or(new[0]);
         }
         assert_eq!(placed.len(), new.len(), "placed span of {:?}", edit.at);

@@ -317,6 +317,18 @@ mod tests {
     }
 
     #[test]
+    fn a_copied_bom_goes_where_a_range_starts_at_line_one_behind_an_insertion() {
+        // Found by the range_patch fuzz target: lines inserted before line 1
+        // and a replacement of line 1 that starts with the file's BOM; the
+        // replacement lands after the inserted lines, its BOM still dropped.
+        let plain = doc(b"a\nb\n");
+        let edited = plain
+            .apply(&[Splice::new(0..0, "new\n"), Splice::new(0..2, "\u{feff}x\n")])
+            .unwrap();
+        assert_eq!(edited.to_bytes(), b"new\nx\nb\n");
+    }
+
+    #[test]
     fn reproduces_bytes_without_edits() {
         for bytes in [
             &b""[..],

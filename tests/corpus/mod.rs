@@ -12,6 +12,7 @@
 #![allow(dead_code)]
 
 pub mod cases;
+pub mod drift;
 pub mod real;
 pub mod rng;
 pub mod source;

@@ -19,7 +19,7 @@ use super::outcome::{
 use super::policy::{self, Decision, Summary};
 use super::score::{self, score_of, within_typos};
 use super::skipped::head_and_tail;
-use super::stale::{self, new_has};
+use super::stale::{self, new_corrects};
 use super::tokens::meaningful_change;
 use crate::text::lines::{Eol, LineIndex};
 
@@ -342,7 +342,7 @@ impl<'r, 't> Matcher<'r, 't> {
         }
         if matches!(
             refusal,
-            Refusal::NotFound { .. } | Refusal::LinesLeftOut { .. }
+            Refusal::NotFound { .. } | Refusal::LinesLeftOut { .. } | Refusal::Elsewhere { .. }
         ) && let Some(result) = self.skipped_middle()
         {
             return result;
@@ -495,10 +495,21 @@ impl<'r, 't> Matcher<'r, 't> {
                 Target::Line(l) => {
                     let s = &self.search.all[i];
                     let d = &self.file.all[*l];
-                    (!s.is_blank() && s.chars >= 4 && !s.same_as(d) && !new_has(&self.new, d))
-                        .then_some(i)
+                    (!s.is_blank()
+                        && s.chars >= 4
+                        && !s.same_as(d)
+                        && !new_corrects(&self.new, s, d))
+                    .then_some(i)
                 }
-                _ => None,
+                // A search line that matched nothing in the block but reads
+                // exactly like a file line outside it: the block read too
+                // short (a run of look-alikes, a middle left out) as often
+                // as the line is an invention.
+                Target::Absent => {
+                    let s = &self.search.all[i];
+                    (!s.is_blank() && s.chars >= 4).then_some(i)
+                }
+                Target::Middle(_) => None,
             })
             .collect();
         for i in differing {
@@ -539,7 +550,8 @@ impl<'r, 't> Matcher<'r, 't> {
             // Lines further apart than a typo are the conflict check's; a
             // line new_content has as the file has it is no evidence of
             // another place.
-            if s.is_blank() || s.same_as(d) || !within_typos(s, d) || new_has(&self.new, d) {
+            if s.is_blank() || s.same_as(d) || !within_typos(s, d) || new_corrects(&self.new, s, d)
+            {
                 return None;
             }
             // A context line the edit keeps is disk bytes either way: only a

@@ -22,6 +22,15 @@ pub(crate) fn new_has(new: &Lines<'_>, disk: &Line<'_>) -> bool {
     new.all.iter().any(|n| n.same_as(disk))
 }
 
+/// Whether `new` shows that the search line `search` is the caller's stale
+/// memory of the disk line `disk`: it has the disk's version and not the
+/// search's. A `new_content` holding both knows them as two lines, so the
+/// search line stands for something else (a line elsewhere, or one of a
+/// run of look-alikes), and the pairing is no memory slip.
+pub(crate) fn new_corrects(new: &Lines<'_>, search: &Line<'_>, disk: &Line<'_>) -> bool {
+    new_has(new, disk) && !new_has(new, search)
+}
+
 /// Pairs runs of search lines that matched nothing with the disk lines
 /// between their neighbours, when those disk lines are as many, unknown to
 /// the search, and each found in `new` as it is.

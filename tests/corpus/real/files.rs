@@ -31,7 +31,7 @@ pub struct Found {
 }
 
 /// The folder holding the crate sources of the cargo registry, if any.
-fn registry_roots() -> Vec<PathBuf> {
+pub fn registry_roots() -> Vec<PathBuf> {
     let home = std::env::var_os("CARGO_HOME")
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cargo")));
@@ -46,7 +46,7 @@ fn registry_roots() -> Vec<PathBuf> {
 }
 
 /// The standard library folder of `python3`, if it runs.
-fn python_root() -> Option<PathBuf> {
+pub fn python_root() -> Option<PathBuf> {
     let out = Command::new("python3")
         .args([
             "-c",

@@ -128,15 +128,21 @@ fn edited_lines(plan: &Plan, after: &str) -> Option<(usize, usize)> {
 
 /// What `edit_code` would write, or why it would refuse.
 pub fn outcome(case: &Case) -> Result<String, String> {
-    let request = EditRequest::new(&case.search, &case.new);
-    let plan = plan_edit(&case.file, &request).map_err(|r| r.to_string())?;
-    if plan.changes_nothing(&case.file) {
+    outcome_of(&case.file, &case.search, &case.new, case.lang)
+}
+
+/// What `edit_code` would write in `file` for this search and new content,
+/// or why it would refuse.
+pub fn outcome_of(file: &str, search: &str, new: &str, lang: lang::Lang) -> Result<String, String> {
+    let request = EditRequest::new(search, new);
+    let plan = plan_edit(file, &request).map_err(|r| r.to_string())?;
+    if plan.changes_nothing(file) {
         return Err("new_content makes no change".into());
     }
-    let after = plan.apply_to(&case.file);
-    if let Some(language) = Language::from_path(Path::new(case.lang.gate_name()))
+    let after = plan.apply_to(file);
+    if let Some(language) = Language::from_path(Path::new(lang.gate_name()))
         && let GateOutcome::Refuse(regression) =
-            check_edit(language, &case.file, &after, edited_lines(&plan, &after))
+            check_edit(language, file, &after, edited_lines(&plan, &after))
     {
         return Err(regression.to_string());
     }

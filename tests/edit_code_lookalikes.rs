@@ -1,0 +1,106 @@
+//! Blocks among look-alike lines, found by the drift fuzzer
+//! (`cargo bench --bench edit_code_drift`) on real files: a search that
+//! leaves out the middle of a run of similar lines (constant tables, small
+//! wrapper functions) can score well against a window of the same length
+//! that starts at the wrong line. The lines new_content writes out then land
+//! next to their own copies. Each test checks the exact bytes written.
+
+use mcp_server_text::text::fuzzy::{EditRequest, Refusal, plan_edit};
+
+fn apply(file: &str, search: &str, new: &str) -> Result<String, Refusal> {
+    plan_edit(file, &EditRequest::new(search, new)).map(|plan| plan.apply_to(file))
+}
+
+const TABLE: &str = "\
+/* generated */
+
+pub const CACHE_ONE_SIZE: u32 = 40;
+pub const CACHE_ONE_SHAPE: u32 = 41;
+pub const CACHE_TWO_SIZE: u32 = 42;
+pub const CACHE_TWO_SHAPE: u32 = 43;
+pub const CACHE_THREE_SIZE: u32 = 44;
+pub const CACHE_THREE_SHAPE: u32 = 45;
+pub const CACHE_FOUR_SIZE: u32 = 46;
+pub const CACHE_FOUR_SHAPE: u32 = 47;
+pub const VECTOR_SIZE: u32 = 10;
+pub const MIN_STACK: u32 = 51;
+pub const NULL: u32 = 0;
+pub const IGNORE: u32 = 1;
+pub const EXEC_FD: u32 = 2;
+pub const HEADER: u32 = 3;
+pub const ENTRY: u32 = 4;
+pub const COUNT: u32 = 5;
+pub const PAGE: u32 = 6;
+pub const BASE: u32 = 7;
+";
+
+#[test]
+fn a_table_with_its_middle_left_out_is_not_read_as_a_shifted_window() {
+    // The search shows two lines, skips four, and goes on; it is shifted
+    // by two spaces and has trailing spaces. new_content writes the four
+    // lines out and renames one constant further down.
+    let search = "  pub const CACHE_ONE_SHAPE: u32 = 41;  \n  pub const CACHE_TWO_SIZE: u32 = 42;  \n  pub const CACHE_FOUR_SHAPE: u32 = 47;\n  pub const VECTOR_SIZE: u32 = 10;\n  pub const MIN_STACK: u32 = 51;\n  pub const NULL: u32 = 0;  \n  pub const IGNORE: u32 = 1;\n  pub const EXEC_FD: u32 = 2;\n  pub const HEADER: u32 = 3;\n  pub const ENTRY: u32 = 4;\n  pub const COUNT: u32 = 5;\n  pub const PAGE: u32 = 6;\n";
+    let new = "  pub const CACHE_ONE_SHAPE: u32 = 41;  \n  pub const CACHE_TWO_SIZE: u32 = 42;\n  pub const CACHE_TWO_SHAPE: u32 = 43;\n  pub const CACHE_THREE_SIZE: u32 = 44;\n  pub const CACHE_THREE_SHAPE: u32 = 45;\n  pub const CACHE_FOUR_SIZE: u32 = 46;\n  pub const CACHE_FOUR_SHAPE: u32 = 47;\n  pub const VECTOR_SIZE: u32 = 10;\n  pub const MIN_STACK_LIMIT: u32 = 51;\n  pub const NULL: u32 = 0;  \n  pub const IGNORE: u32 = 1;\n  pub const EXEC_FD: u32 = 2;\n  pub const HEADER: u32 = 3;\n  pub const ENTRY: u32 = 4;\n  pub const COUNT: u32 = 5;\n  pub const PAGE: u32 = 6;\n";
+    let want = TABLE.replace("MIN_STACK:", "MIN_STACK_LIMIT:");
+    assert_eq!(apply(TABLE, search, new).unwrap(), want);
+}
+
+const WRAPPERS: &str = "\
+/* Use this to turn the result of a comparison into a Bool.  This is
+   useful when compiling with very strict
+   compilation flags (-Wall). */
+static inline Bool toBool ( Int x ) {
+   Int r = (x == 0) ? False : True;
+   return (Bool)r;
+}
+static inline UChar toUChar ( Int x ) {
+   x &= 0xFF;
+   return (UChar)x;
+}
+static inline HChar toHChar ( Int x ) {
+   x &= 0xFF;
+   return (HChar)x;
+}
+";
+
+#[test]
+fn a_search_that_skips_a_middle_is_not_cut_short_at_a_similar_line() {
+    // Head and tail of the block with three lines left out between, no
+    // final line break, a trailing space; the tail's lines read like lines
+    // inside the left-out middle.
+    let search = "   compilation flags (-Wall). */\nstatic inline Bool toBool ( Int x ) {\n   Int r = (x == 0) ? False : True; \n   x &= 0xFF;\n   return (UChar)x;";
+    let new = "   compilation flags (-Wall). */\nstatic inline Bool toBool ( Int x ) {\n   Int r = (x == 0) ? False : True;\n   return (Bool)r;\n}\nstatic inline UChar toUChar ( Int x ) {\n   x &= 0xFF;\n   return (UChar)(x & 0xFF);";
+    let want = WRAPPERS.replace("return (UChar)x;", "return (UChar)(x & 0xFF);");
+    match apply(WRAPPERS, search, new) {
+        Ok(got) => assert_eq!(got, want),
+        // Refusing is acceptable here; writing anything else is not.
+        Err(refusal) => assert!(
+            matches!(
+                refusal,
+                Refusal::Elsewhere { .. } | Refusal::NotFound { .. } | Refusal::LinesLeftOut { .. }
+            ),
+            "{refusal}"
+        ),
+    }
+}
+
+#[test]
+fn a_short_search_among_look_alikes_is_applied_right_or_refused() {
+    // The search's first line pairs best with a look-alike two lines down;
+    // new_content has both lines, so the search line is not a misremembered
+    // version of that look-alike.
+    let search = "pub const CACHE_ONE_SHAPE: u32 = 41;\npub const CACHE_TWO_SIZE: u32 = 42;\npub const CACHE_FOUR_SHAPE: u32 = 47;\npub const VECTOR_SIZE: u32 = 10;\n";
+    let new = "pub const CACHE_ONE_SHAPE: u32 = 41;\npub const CACHE_TWO_SIZE: u32 = 42;\npub const CACHE_TWO_SHAPE: u32 = 43;\npub const CACHE_THREE_SIZE: u32 = 44;\npub const CACHE_THREE_SHAPE: u32 = 45;\npub const CACHE_FOUR_SIZE: u32 = 46;\npub const CACHE_FOUR_SHAPE: u32 = 47;\npub const VECTOR_SIZE: u32 = 11;\n";
+    let want = TABLE.replace("VECTOR_SIZE: u32 = 10;", "VECTOR_SIZE: u32 = 11;");
+    match apply(TABLE, search, new) {
+        Ok(got) => assert_eq!(got, want),
+        // Two windows read about as well: refusing is right too.
+        Err(refusal) => assert!(
+            matches!(
+                refusal,
+                Refusal::Ambiguous { .. } | Refusal::Elsewhere { .. } | Refusal::NotFound { .. }
+            ),
+            "{refusal}"
+        ),
+    }
+}
