@@ -104,3 +104,72 @@ fn a_short_search_among_look_alikes_is_applied_right_or_refused() {
         ),
     }
 }
+
+const HEADER: &str = "\
+#endif
+
+int err_get_next_library(void);
+
+int err_set_mark(void);
+int err_pop_to_mark(void);
+int err_clear_last_mark(void);
+
+#ifdef __cplusplus
+}
+#endif
+";
+
+#[test]
+fn a_blank_line_the_search_shows_before_a_marker_is_not_added_by_new_content() {
+    // The search remembers a blank line after `err_set_mark` that the file
+    // does not have, then elides two lines; new_content writes them out and
+    // keeps the remembered blank line. Nothing the caller saw on disk was a
+    // blank line there, so none is added.
+    let search = "int err_get_next_library(void);\n\nint err_set_mark(void);\n\n// ...\n#ifdef __cplusplus\n";
+    let new = "int err_get_next_library(void);\n\nint err_set_mark_checked(void);\n\nint err_pop_to_mark(void);\nint err_clear_last_mark(void);\n\n#ifdef __cplusplus\n";
+    let want = HEADER.replace("err_set_mark(void)", "err_set_mark_checked(void)");
+    assert_eq!(apply(HEADER, search, new).unwrap(), want);
+}
+
+const COMMANDS: &str = "\
+COMMANDS = {
+    \"hash\": CommandInfo(
+        \"pip.commands.hash\",
+        \"HashCommand\",
+        \"Compute hashes of package archives.\",
+    ),
+    \"completion\": CommandInfo(
+        \"pip.commands.completion\",
+        \"CompletionCommand\",
+        \"A helper command used for command completion.\",
+    ),
+    \"debug\": CommandInfo(
+        \"pip.commands.debug\",
+        \"DebugCommand\",
+        \"Show information useful for debugging.\",
+    ),
+}
+";
+
+#[test]
+fn lines_written_next_to_their_own_copies_are_refused() {
+    // A marker at the very end stands for an open stretch; the matcher must
+    // not read it as standing for nothing and then write out, right before
+    // them, lines the file already has.
+    let search = "        \"Compute hashes of package archives.\",\n    ),\n    \"completion\": CommandInfo(\n        \"pip.commands.completion\",\n        ...\n\n\n";
+    let new = "        \"Compute hashes of package archives.\",\n    ),\n    \"completion\": CommandInfo(\n        \"pip.commands.completion\",\n        \"CompletionCommand\",\n        \"A helper command for command completion.\",\n    ),\n    \"debug\": CommandInfo(\n        \"pip.commands.debug\",\n\n\n";
+    match apply(COMMANDS, search, new) {
+        Ok(got) => assert_eq!(
+            got,
+            COMMANDS.replace("A helper command used for", "A helper command for"),
+            "an applied edit must be exactly the intended one"
+        ),
+        Err(refusal) => assert!(
+            matches!(
+                refusal,
+                Refusal::WrittenTwice { .. } | Refusal::NotFound { .. }
+            ),
+            "{refusal}"
+        ),
+    }
+}

@@ -306,11 +306,37 @@ impl Transplant<'_, '_, '_, '_> {
             new.push(between);
         }
         let mut taken = vec![0usize; count];
-        let mut blanks = group.blanks.into_iter();
         let mut put = |g: usize, at: Option<usize>, i: usize, gaps: &mut [Vec<usize>]| {
             gaps[group.gaps.start + g].push(i);
             blank_at.push((i, at));
         };
+        // Around one opened-up marker the search's blank lines do say where
+        // they stood: a marker stands for the disk lines between its
+        // neighbours, so a blank line before it is in the first gap and one
+        // after it in the last. Each is the disk's blank line there if the
+        // disk has one left, else one the disk never had, so new_content
+        // keeping it adds nothing (and new_content's placement, which may
+        // pair it with a disk blank line at the other end, is not needed).
+        let marker = olds[group.gaps.start..group.gaps.end - 1]
+            .iter()
+            .map(|o| match o {
+                Old::Hidden {
+                    by, marker: true, ..
+                } => Some(*by),
+                _ => None,
+            })
+            .reduce(|a, b| if a == b { a } else { None })
+            .flatten();
+        if let Some(by) = marker {
+            for i in group.blanks {
+                let g = if i < by { 0 } else { count - 1 };
+                let at = (taken[g] < disk[g].len()).then(|| disk[g][taken[g]]);
+                taken[g] += usize::from(at.is_some());
+                put(g, at, i, gaps);
+            }
+            return;
+        }
+        let mut blanks = group.blanks.into_iter();
         'seen: for g in 0..count {
             while taken[g] < new[g].min(disk[g].len()) {
                 let Some(i) = blanks.next() else { break 'seen };

@@ -21,6 +21,7 @@ use super::score::{self, score_of, within_typos};
 use super::skipped::head_and_tail;
 use super::stale::{self, new_corrects};
 use super::tokens::meaningful_change;
+use super::twice;
 use crate::text::lines::{Eol, LineIndex};
 
 /// How many fuzzy regions get a full line pairing and a final score.
@@ -147,7 +148,16 @@ fn plan_with(text: &str, request: &EditRequest<'_>, rescue: bool) -> Result<Plan
         rescue,
     };
     match (request.strategy, occurrences.len()) {
-        (_, 0) => m.tolerant(),
+        (_, 0) => m.tolerant().and_then(|plan| {
+            match twice::written_twice(text, &plan, request.replacement) {
+                None => Ok(plan),
+                Some(t) => Err(Refusal::WrittenTwice {
+                    lines: t.lines,
+                    line: t.text,
+                    copy_at: t.copy_at,
+                }),
+            }
+        }),
         (Strategy::SingleMatch, 1) => {
             if let Some(lines) = m.already_applied(&occurrences[0]) {
                 return Err(Refusal::AlreadyApplied { lines });

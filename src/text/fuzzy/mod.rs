@@ -73,6 +73,7 @@ pub(crate) mod score;
 pub(crate) mod skipped;
 pub(crate) mod stale;
 pub(crate) mod tokens;
+pub(crate) mod twice;
 
 pub use outcome::{
     Adjustment, Candidate, ConflictReason, LineRange, MatchKind, Plan, PlannedEdit, Refusal,

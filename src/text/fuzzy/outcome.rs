@@ -324,6 +324,17 @@ pub enum Refusal {
         /// Where `new_content` already stands.
         lines: LineRange,
     },
+    /// A tolerant match would write a line right next to the file's own copy
+    /// of it, which `new_content` has only once: the block on disk reaches
+    /// further than the match (or starts elsewhere).
+    WrittenTwice {
+        /// The block the match found.
+        lines: LineRange,
+        /// The line that would stand twice (whitespace collapsed).
+        line: String,
+        /// The file line holding its copy.
+        copy_at: usize,
+    },
 }
 
 impl Refusal {
@@ -367,6 +378,10 @@ impl Refusal {
                 "Write the elided lines out in full in new_content.",
                 "Or keep the marker exactly where search_context has one.",
                 "To write a literal \"...\" line, use TextReplace or TextPatch, which take text as it is.",
+            ],
+            Refusal::WrittenTwice { .. } => &[
+                "Extend search_context to the copy's line, copied exactly from a fresh read (TextRead with those lines).",
+                "Or send only the lines you change, with one or two unchanged lines around them.",
             ],
             Refusal::AlreadyApplied { .. } => &[
                 "Read those lines: the change is probably in place already.",
@@ -541,6 +556,18 @@ impl fmt::Display for Refusal {
                  not a typo: this is another place, or the file changed since it was read. \
                  Nothing was changed.\n{diff}",
                 best.lines, best.score
+            ),
+            Refusal::WrittenTwice {
+                lines,
+                line,
+                copy_at,
+            } => write!(
+                f,
+                "search_context fits lines {lines} only loosely, and applying new_content there \
+                 would put `{}` right next to its copy on line {copy_at}, where new_content has \
+                 it once: the block probably reaches further on disk than the match, or is \
+                 another one. Nothing was changed.",
+                crate::text::excerpt::brief(line)
             ),
             Refusal::AlreadyApplied { lines } => write!(
                 f,
