@@ -257,12 +257,14 @@ pub fn plan(doc: &Document, edit: &LineEdit<'_>, eol: Eol) -> Result<EditPlan, E
                 format!("{inserted}{}", eol.as_str())
             } else if count == 0 {
                 // An empty file has no ending to keep: the content's own
-                // trailing newline, if any, decides.
-                let trailing = if content.ends_with('\n') {
-                    eol.as_str()
-                } else {
-                    ""
-                };
+                // trailing newline, if any, decides; an empty last line (a
+                // final lone CR reads as one) exists only with one.
+                let trailing =
+                    if content.ends_with('\n') || new_lines.last().is_some_and(|l| l.is_empty()) {
+                        eol.as_str()
+                    } else {
+                        ""
+                    };
                 format!("{inserted}{trailing}")
             } else {
                 // Appending to a file without a final newline: the old last
@@ -425,6 +427,17 @@ mod tests {
             Eol::Lf,
         );
         assert_eq!((out.as_str(), plan.lines_delta), ("a\nb\n\n", 2));
+        // Found by the range_patch fuzz target: into an empty file, content
+        // whose last line is empty (here a final lone CR) counts that line.
+        let (out, plan) = apply(
+            "",
+            LineEdit::Insert {
+                before: 1,
+                content: "x\r\n\r",
+            },
+            Eol::Lf,
+        );
+        assert_eq!((out.as_str(), plan.lines_delta), ("x\n\n", 2));
     }
 
     #[test]
