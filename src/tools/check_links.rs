@@ -314,19 +314,12 @@ fn check_params(params: &CheckLinksParams) -> Result<(), ToolError> {
         ))
         .suggest("brokenCount always counts every broken link; narrow the check with directoryPath or filePattern to list them in parts"));
     }
-    if params.file_path.is_some() && params.directory_path.is_some() {
-        return Err(ToolError::new(
-            "filePath and directoryPath were both given, but a check covers either one file or one folder",
-        )
-        .suggest("Pass filePath to check one file, or directoryPath to check a folder and its subfolders"));
-    }
-    if params.file_path.is_some() && params.file_pattern.is_some() {
-        return Err(ToolError::new(
-            "filePath and filePattern were both given, but filePattern selects files in folders and filePath names one file",
-        )
-        .suggest("Leave out filePattern to check the file, or leave out filePath and use directoryPath with filePattern"));
-    }
-    Ok(())
+    super::scope::one_file_or_folders(
+        params.file_path.is_some(),
+        params.directory_path.is_some(),
+        params.file_pattern.is_some(),
+        "check",
+    )
 }
 
 /// The folders to walk: `directory` or every root.

@@ -26,6 +26,7 @@ pub mod registry;
 pub mod remove_file;
 pub mod replace_across;
 pub mod schema;
+pub mod scope;
 pub mod target;
 pub mod templates;
 pub mod text_inspect;

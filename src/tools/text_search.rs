@@ -308,19 +308,12 @@ fn check_limits(params: &TextSearchParams) -> Result<(), ToolError> {
         .suggest("To see only which files match and how often, use outputMode \"files_only\"")
         .suggest("To see more matches, narrow the search with directoryPath or filePattern"));
     }
-    if params.file_path.is_some() && params.directory_path.is_some() {
-        return Err(ToolError::new(
-            "filePath and directoryPath were both given, but a search covers either one file or one folder",
-        )
-        .suggest("Pass filePath to search one file, or directoryPath to search a folder and its subfolders"));
-    }
-    if params.file_path.is_some() && params.file_pattern.is_some() {
-        return Err(ToolError::new(
-            "filePath and filePattern were both given, but filePattern selects files in folders and filePath names one file",
-        )
-        .suggest("Leave out filePattern to search the file, or leave out filePath and use directoryPath with filePattern"));
-    }
-    Ok(())
+    super::scope::one_file_or_folders(
+        params.file_path.is_some(),
+        params.directory_path.is_some(),
+        params.file_pattern.is_some(),
+        "search",
+    )
 }
 
 fn pattern_error(error: PatternError, query: &str) -> ToolError {
