@@ -173,3 +173,37 @@ fn lines_written_next_to_their_own_copies_are_refused() {
         ),
     }
 }
+
+const BINDINGS: &str = "\
+    #[cfg(feature = \"FileHandle\")]
+    #[wasm_bindgen(
+        method,
+        js_class = \"TransferItem\",
+        js_name = \"getAsFileHandle\"
+    )]
+    #[doc = \"The `getAsFileHandle()` method.\"]
+    #[doc = \"\"]
+    #[doc = \"[Documentation](https://example.org/docs/TransferItem/getAsFileHandle)\"]
+    #[doc = \"\"]
+    #[doc = \"*This API requires the following crate features to be activated: `TransferItem`*\"]
+    pub fn get_as_file_handle(this: &TransferItem) -> Promise;
+";
+
+#[test]
+fn one_of_several_copies_of_a_line_is_not_lost_to_a_pairing_one_line_off() {
+    // A typo in one of two `#[doc = ""]` lines, which new_content corrects;
+    // the search ends before the second copy. Pairing new_content's copy
+    // with the second one would delete the first.
+    let search = "    #[cfg(feature = \"FileHandle\")]\n    #[wasm_bindgen(\n        method,\n        js_class = \"TransferItem\",\n        js_name = \"getAsFileHandle\"\n    )]\n    #[doc = \"The `getAsFileHandle()` method.\"]\n    #[dc = \"\"]\n    #[doc = \"[Documentation](https://example.org/docs/TransferItem/getAsFileHandle)\"]";
+    let new = "    #[cfg(feature = \"FileHandle\")]\n    #[wasm_bindgen(\n        // checked again below\n        method,\n        js_class = \"TransferItem\",\n        js_name = \"getAsFileHandle\"\n    )]\n    #[doc = \"The `getAsFileHandle()` method.\"]\n    #[doc = \"\"]\n    #[doc = \"[Documentation](https://example.org/docs/TransferItem/getAsFileHandle2)\"]";
+    let want = BINDINGS
+        .replace(
+            "    #[wasm_bindgen(\n",
+            "    #[wasm_bindgen(\n        // checked again below\n",
+        )
+        .replace("getAsFileHandle)\"]", "getAsFileHandle2)\"]");
+    match apply(BINDINGS, search, new) {
+        Ok(got) => assert_eq!(got, want),
+        Err(refusal) => assert!(matches!(refusal, Refusal::CopyLost { .. }), "{refusal}"),
+    }
+}

@@ -546,7 +546,18 @@ fn make(name: &str, lang: Lang, text: &str, rng: &mut Rng) -> Option<Case> {
         .copied()
         .find(|d| ["dedent", "shift", "tabs-as-spaces"].contains(d));
     let new_in_file_frame = drifts.contains(&"new-in-file-frame");
-    if let Some(f) = frame {
+    // A block indented with tabs on some lines and spaces on others (GNU
+    // style) has no one frame a view could shift or convert without
+    // making two disk indentations one; such views are not generated.
+    let leads: Vec<char> = doc.lines[a..b]
+        .iter()
+        .filter_map(|l| l.chars().next().filter(|c| *c == ' ' || *c == '\t'))
+        .collect();
+    let mixed = leads.contains(&' ') && leads.contains(&'\t')
+        || doc.lines[a..b]
+            .iter()
+            .any(|l| indent(l).contains("\t ") || indent(l).contains(" \t"));
+    if let Some(f) = frame.filter(|_| !mixed) {
         let all: Vec<&Entry> = search.iter().chain(new.iter()).collect();
         let ok = match f {
             "dedent" => {

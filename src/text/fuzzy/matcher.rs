@@ -149,9 +149,14 @@ fn plan_with(text: &str, request: &EditRequest<'_>, rescue: bool) -> Result<Plan
     };
     match (request.strategy, occurrences.len()) {
         (_, 0) => m.tolerant().and_then(|plan| {
-            match twice::written_twice(text, &plan, request.replacement) {
+            match twice::miscounted(text, &plan, request.search, request.replacement) {
                 None => Ok(plan),
-                Some(t) => Err(Refusal::WrittenTwice {
+                Some((twice::Miscount::Twice, t)) => Err(Refusal::WrittenTwice {
+                    lines: t.lines,
+                    line: t.text,
+                    copy_at: t.copy_at,
+                }),
+                Some((twice::Miscount::Lost, t)) => Err(Refusal::CopyLost {
                     lines: t.lines,
                     line: t.text,
                     copy_at: t.copy_at,

@@ -335,6 +335,17 @@ pub enum Refusal {
         /// The file line holding its copy.
         copy_at: usize,
     },
+    /// A tolerant match would remove one of several copies of a line that
+    /// neither `search_context` nor `new_content` removes: among repeated
+    /// lines it paired them one line off.
+    CopyLost {
+        /// The block the match found.
+        lines: LineRange,
+        /// The line that would lose a copy (whitespace collapsed).
+        line: String,
+        /// A file line holding a copy.
+        copy_at: usize,
+    },
 }
 
 impl Refusal {
@@ -379,7 +390,7 @@ impl Refusal {
                 "Or keep the marker exactly where search_context has one.",
                 "To write a literal \"...\" line, use TextReplace or TextPatch, which take text as it is.",
             ],
-            Refusal::WrittenTwice { .. } => &[
+            Refusal::WrittenTwice { .. } | Refusal::CopyLost { .. } => &[
                 "Extend search_context to the copy's line, copied exactly from a fresh read (TextRead with those lines).",
                 "Or send only the lines you change, with one or two unchanged lines around them.",
             ],
@@ -567,6 +578,18 @@ impl fmt::Display for Refusal {
                  would put `{}` right next to its copy on line {copy_at}, where new_content has \
                  it once: the block probably reaches further on disk than the match, or is \
                  another one. Nothing was changed.",
+                crate::text::excerpt::brief(line)
+            ),
+            Refusal::CopyLost {
+                lines,
+                line,
+                copy_at,
+            } => write!(
+                f,
+                "search_context fits lines {lines} only loosely, and applying new_content there \
+                 would remove one of the copies of `{}` (one is on line {copy_at}), though \
+                 neither search_context nor new_content removes it: among repeated lines the \
+                 match probably paired them one line off. Nothing was changed.",
                 crate::text::excerpt::brief(line)
             ),
             Refusal::AlreadyApplied { lines } => write!(

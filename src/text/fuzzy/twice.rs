@@ -20,7 +20,8 @@ use crate::text::lines::LineIndex;
 const AROUND: usize = 3;
 
 /// Lines with fewer letters and digits than this (braces, `pass`, `});`,
-/// `#[doc = ""]`) repeat too often by design to tell anything.
+/// `#[doc = ""]`) repeat too often by design to tell a line written twice;
+/// losing one of them is told by every non-blank line.
 const SUBSTANCE: usize = 6;
 
 /// A line written once too often: where the edit lands, the line, and the
@@ -32,9 +33,16 @@ pub(crate) struct WrittenTwice {
     pub copy_at: usize,
 }
 
+/// A non-blank line with whitespace collapsed.
 fn key(line: &str) -> Option<String> {
-    let substance = line.chars().filter(|c| c.is_alphanumeric()).count();
-    (substance >= SUBSTANCE).then(|| line.split_whitespace().collect::<Vec<_>>().join(" "))
+    let k = line.split_whitespace().collect::<Vec<_>>().join(" ");
+    (!k.is_empty()).then_some(k)
+}
+
+/// Whether a line has enough letters and digits to tell a copy from a
+/// line that repeats by design.
+fn substantial(k: &str) -> bool {
+    k.chars().filter(|c| c.is_alphanumeric()).count() >= SUBSTANCE
 }
 
 fn count<'a>(lines: impl Iterator<Item = &'a str>) -> HashMap<String, usize> {
@@ -47,11 +55,33 @@ fn count<'a>(lines: impl Iterator<Item = &'a str>) -> HashMap<String, usize> {
     counts
 }
 
+/// What a loose match would get wrong about the count of one line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Miscount {
+    /// Written next to a copy the caller did not ask for.
+    Twice,
+    /// One of several copies removed, though the caller removed none.
+    Lost,
+}
+
 /// The first line `plan` would write next to a copy of itself that neither
-/// the file nor `new` has there, if any.
-pub(crate) fn written_twice(text: &str, plan: &Plan, new: &str) -> Option<WrittenTwice> {
+/// the file nor `new` has there, or would remove from among its copies
+/// where `search` has no more of them than `new`; `None` if there is none.
+///
+/// The second is the mirror of the first: among repeated lines a match one
+/// line off pairs new_content's copy with the wrong one, and the line the
+/// search meant goes. Only a repeated line counts for this (two copies or
+/// more around the edit), so that a typo in the one line an edit rewrites is
+/// no reason to refuse.
+pub(crate) fn miscounted(
+    text: &str,
+    plan: &Plan,
+    search: &str,
+    new: &str,
+) -> Option<(Miscount, WrittenTwice)> {
     let index = LineIndex::new(text);
     let wanted = count(new.lines());
+    let shown = count(search.lines());
     for edit in &plan.edits {
         let range = &edit.splice.range;
         let first = index.line_of_offset(range.start.min(text.len()));
@@ -69,29 +99,41 @@ pub(crate) fn written_twice(text: &str, plan: &Plan, new: &str) -> Option<Writte
             .collect();
         let around = || before.iter().chain(&after).map(|&n| index.text(text, n));
         let region = (first..=last).map(|n| index.text(text, n));
-        let mut was = count(around().chain(region));
-        let written = count(edit.splice.text.lines());
+        let was = count(around().chain(region));
         let mut now = count(around());
-        for (k, n) in written {
+        for (k, n) in count(edit.splice.text.lines()) {
             *now.entry(k).or_insert(0) += n;
         }
-        for (k, n) in now {
-            let allowed = was
-                .remove(&k)
-                .unwrap_or(0)
-                .max(wanted.get(&k).copied().unwrap_or(0));
-            if n > allowed {
-                let copy_at = before
-                    .iter()
-                    .chain(&after)
-                    .copied()
-                    .find(|&c| key(index.text(text, c)).as_deref() == Some(k.as_str()))
-                    .unwrap_or(first);
-                return Some(WrittenTwice {
-                    lines: edit.lines,
-                    text: k,
+        let of = |m: &HashMap<String, usize>, k: &str| m.get(k).copied().unwrap_or(0);
+        let found = |k: &str, miscount: Miscount| {
+            let copy_at = before
+                .iter()
+                .chain(&after)
+                .copied()
+                .chain(first..=last)
+                .find(|&c| key(index.text(text, c)).as_deref() == Some(k))
+                .unwrap_or(first);
+            let lines = edit.lines;
+            let text = k.to_string();
+            Some((
+                miscount,
+                WrittenTwice {
+                    lines,
+                    text,
                     copy_at,
-                });
+                },
+            ))
+        };
+        for (k, &n) in &now {
+            if substantial(k) && n > of(&was, k).max(of(&wanted, k)) {
+                return found(k, Miscount::Twice);
+            }
+        }
+        for (k, &n) in &was {
+            let removed = n.saturating_sub(of(&now, k));
+            let asked = of(&shown, k).saturating_sub(of(&wanted, k));
+            if n >= 2 && removed > asked {
+                return found(k, Miscount::Lost);
             }
         }
     }
