@@ -390,7 +390,11 @@ impl Refusal {
                 "Or keep the marker exactly where search_context has one.",
                 "To write a literal \"...\" line, use TextReplace or TextPatch, which take text as it is.",
             ],
-            Refusal::WrittenTwice { .. } | Refusal::CopyLost { .. } => &[
+            Refusal::CopyLost { .. } => &[
+                "Copy the repeated line exactly as the file has it (TextRead those lines), in search_context and new_content alike.",
+                "Or send only the lines you change, with one or two unchanged lines around them.",
+            ],
+            Refusal::WrittenTwice { .. } => &[
                 "Extend search_context to the copy's line, copied exactly from a fresh read (TextRead with those lines).",
                 "Or send only the lines you change, with one or two unchanged lines around them.",
             ],
@@ -575,7 +579,7 @@ impl fmt::Display for Refusal {
             } => write!(
                 f,
                 "search_context fits lines {lines} only loosely, and applying new_content there \
-                 would put `{}` right next to its copy on line {copy_at}, where new_content has \
+                 would put `{}` near its copy on line {copy_at}, where new_content has \
                  it once: the block probably reaches further on disk than the match, or is \
                  another one. Nothing was changed.",
                 crate::text::excerpt::brief(line)

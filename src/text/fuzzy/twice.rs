@@ -10,8 +10,9 @@
 //! around the edit, more often than it stood there before and more often
 //! than `new_content` has it. Such an edit is refused instead.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
+use super::normalize::canonical;
 use super::outcome::{LineRange, Plan};
 use crate::text::lines::LineIndex;
 
@@ -33,10 +34,11 @@ pub(crate) struct WrittenTwice {
     pub copy_at: usize,
 }
 
-/// A non-blank line with whitespace collapsed.
+/// A non-blank line as the matcher compares lines: whitespace collapsed,
+/// look-alike characters folded.
 fn key(line: &str) -> Option<String> {
-    let k = line.split_whitespace().collect::<Vec<_>>().join(" ");
-    (!k.is_empty()).then_some(k)
+    let k = canonical(line);
+    (!k.trim().is_empty()).then(|| k.into_owned())
 }
 
 /// Whether a line has enough letters and digits to tell a copy from a
@@ -45,8 +47,8 @@ fn substantial(k: &str) -> bool {
     k.chars().filter(|c| c.is_alphanumeric()).count() >= SUBSTANCE
 }
 
-fn count<'a>(lines: impl Iterator<Item = &'a str>) -> HashMap<String, usize> {
-    let mut counts = HashMap::new();
+fn count<'a>(lines: impl Iterator<Item = &'a str>) -> BTreeMap<String, usize> {
+    let mut counts = BTreeMap::new();
     for line in lines {
         if let Some(k) = key(line) {
             *counts.entry(k).or_insert(0) += 1;
@@ -84,7 +86,11 @@ pub(crate) fn miscounted(
     let shown = count(search.lines());
     for edit in &plan.edits {
         let range = &edit.splice.range;
-        let first = index.line_of_offset(range.start.min(text.len()));
+        // A splice that starts on a line break (removing the last lines of a
+        // text without a final newline takes the ending before them) starts
+        // with the line after it.
+        let on_break = matches!(text.as_bytes().get(range.start), Some(b'\n' | b'\r'));
+        let first = index.line_of_offset(range.start.min(text.len())) + usize::from(on_break);
         // The line holding the splice's last byte; an insertion holds none.
         let last = if range.end > range.start {
             index.line_of_offset(range.end - 1)
@@ -104,7 +110,7 @@ pub(crate) fn miscounted(
         for (k, n) in count(edit.splice.text.lines()) {
             *now.entry(k).or_insert(0) += n;
         }
-        let of = |m: &HashMap<String, usize>, k: &str| m.get(k).copied().unwrap_or(0);
+        let of = |m: &BTreeMap<String, usize>, k: &str| m.get(k).copied().unwrap_or(0);
         let found = |k: &str, miscount: Miscount| {
             let copy_at = before
                 .iter()
@@ -138,4 +144,89 @@ pub(crate) fn miscounted(
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::fuzzy::outcome::{MatchKind, PlannedEdit, Splice};
+
+    /// A plan replacing bytes `range` of `text` (lines `lines`) with `with`.
+    fn plan(range: std::ops::Range<usize>, lines: (usize, usize), with: &str) -> Plan {
+        Plan {
+            edits: vec![PlannedEdit {
+                kind: MatchKind::Fuzzy,
+                adjustments: Vec::new(),
+                score: 95.0,
+                lines: LineRange {
+                    start: lines.0,
+                    end: lines.1,
+                },
+                before: String::new(),
+                after: String::new(),
+                splice: Splice {
+                    range,
+                    text: with.to_string(),
+                },
+                diff: String::new(),
+            }],
+            near_misses: Vec::new(),
+        }
+    }
+
+    const TABLE: &str =
+        "const ALPHA_SIZE: u32 = 1;\nconst BETA_SIZE: u32 = 2;\nconst GAMMA_SIZE: u32 = 3;\n";
+
+    #[test]
+    fn a_line_written_beside_its_copy_is_caught() {
+        // Line 1 rewritten as lines 1 and 2: BETA now stands twice.
+        let p = plan(
+            0..27,
+            (1, 1),
+            "const ALPHA_SIZE: u32 = 10;\nconst BETA_SIZE: u32 = 2;\n",
+        );
+        let new = "const ALPHA_SIZE: u32 = 10;\nconst BETA_SIZE: u32 = 2;\n";
+        let (what, found) = miscounted(TABLE, &p, "const ALPHA_SIZE: u32 = 1;\n", new).unwrap();
+        assert_eq!(what, Miscount::Twice);
+        assert_eq!(
+            (found.text.as_str(), found.copy_at),
+            ("const BETA_SIZE: u32 = 2;", 2)
+        );
+        // new_content with the line twice asked for it.
+        let twice =
+            "const ALPHA_SIZE: u32 = 10;\nconst BETA_SIZE: u32 = 2;\nconst BETA_SIZE: u32 = 2;\n";
+        assert_eq!(miscounted(TABLE, &p, "x\n", twice), None);
+    }
+
+    #[test]
+    fn one_of_two_copies_removed_unasked_is_caught() {
+        let text = "a = 1\n}\nb = 2\n}\nc = 3\n";
+        // Lines 3-4 replaced by line 3 alone: one `}` goes, though neither
+        // the search (which has no `}`) nor new_content removes one.
+        let p = plan(6..14, (3, 4), "b = 20\n");
+        let (what, found) = miscounted(text, &p, "b = 2\n", "b = 20\n").unwrap();
+        assert_eq!((what, found.text.as_str()), (Miscount::Lost, "}"));
+        // A search that shows the `}` and a new_content without it asks for it.
+        assert_eq!(miscounted(text, &p, "b = 2\n}\n", "b = 20\n"), None);
+    }
+
+    #[test]
+    fn removing_the_last_lines_of_a_text_without_a_final_newline_is_no_loss() {
+        // The splice starts on the line break before the removed lines; the
+        // line before them (`}`) stays, though its ending goes.
+        let text = "fn a() {\n    x();\n}\nfn b() {\n    y();\n}";
+        let start = text.find("\nfn b").unwrap();
+        let p = plan(start..text.len(), (4, 6), "");
+        assert_eq!(miscounted(text, &p, "fn b() {\n    y();\n}", ""), None);
+    }
+
+    #[test]
+    fn an_empty_text_or_an_insertion_at_the_end_is_fine() {
+        assert_eq!(miscounted("", &plan(0..0, (1, 1), "x\n"), "", "x\n"), None);
+        let text = "a\nb\n";
+        assert_eq!(
+            miscounted(text, &plan(4..4, (2, 2), "c\n"), "b\n", "b\nc\n"),
+            None
+        );
+    }
 }
