@@ -17,6 +17,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use super::real::cases::Doc;
 use super::real::files::{python_root, registry_roots};
 use super::real::lang::Lang;
 use super::rng::Rng;
@@ -92,32 +93,6 @@ fn walk(root: &Path, found: &mut Vec<(PathBuf, Lang)>) {
                 found.push((path, lang));
             }
         }
-    }
-}
-
-/// A file's lines and their endings.
-struct Doc {
-    lines: Vec<String>,
-    eols: Vec<&'static str>,
-}
-
-impl Doc {
-    fn of(text: &str) -> Doc {
-        let mut lines = Vec::new();
-        let mut eols = Vec::new();
-        for piece in text.split_inclusive('\n') {
-            if let Some(l) = piece.strip_suffix("\r\n") {
-                lines.push(l.to_string());
-                eols.push("\r\n");
-            } else if let Some(l) = piece.strip_suffix('\n') {
-                lines.push(l.to_string());
-                eols.push("\n");
-            } else {
-                lines.push(piece.to_string());
-                eols.push("");
-            }
-        }
-        Doc { lines, eols }
     }
 }
 

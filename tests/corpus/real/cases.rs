@@ -158,13 +158,14 @@ pub struct Case {
 }
 
 /// A file's lines with their endings.
-struct Doc {
-    lines: Vec<String>,
-    eols: Vec<&'static str>,
+pub struct Doc {
+    pub lines: Vec<String>,
+    pub eols: Vec<&'static str>,
 }
 
 impl Doc {
-    fn of(text: &str) -> Doc {
+    /// Splits `text` into lines, keeping each line's ending.
+    pub fn of(text: &str) -> Doc {
         let mut lines = Vec::new();
         let mut eols = Vec::new();
         for piece in text.split_inclusive('\n') {
