@@ -40,7 +40,7 @@
 use std::fmt;
 
 use super::document::{Document, Splice};
-use super::edit::{EditError, EditPlan, LineEdit, LineSpan, plan};
+use super::edit::{EditError, EditPlan, LineEdit, LineSpan, content_lines, plan};
 use super::encoding::EncodeError;
 use super::lines::{Eol, EolStyle};
 use super::literal::find_all;
@@ -807,25 +807,32 @@ fn plan_edit(
     original: &Endings<'_>,
     edit: &RangeEdit<'_>,
 ) -> Result<EditPlan, RangePatchError> {
-    let (line_edit, near) = match edit.site {
-        Site::Lines { first, last } if edit.new_text.is_empty() => {
-            (LineEdit::Delete { first, last }, first)
-        }
-        Site::Lines { first, last } => (
-            LineEdit::Replace {
-                first,
-                last,
-                content: edit.new_text,
-            },
+    plan_at(base, original, edit, edit.site)
+}
+
+/// Plans `edit` at `site` of `base` (where it has moved to), with the line
+/// ending the original has near where the edit was asked for.
+fn plan_at(
+    base: &Document,
+    original: &Endings<'_>,
+    edit: &RangeEdit<'_>,
+    site: Site,
+) -> Result<EditPlan, RangePatchError> {
+    let near = match edit.site {
+        Site::Lines { first, .. } => first,
+        Site::Before(before) => before.saturating_sub(1).max(1),
+    };
+    let line_edit = match site {
+        Site::Lines { first, last } if edit.new_text.is_empty() => LineEdit::Delete { first, last },
+        Site::Lines { first, last } => LineEdit::Replace {
             first,
-        ),
-        Site::Before(before) => (
-            LineEdit::Insert {
-                before,
-                content: edit.new_text,
-            },
-            before.saturating_sub(1).max(1),
-        ),
+            last,
+            content: edit.new_text,
+        },
+        Site::Before(before) => LineEdit::Insert {
+            before,
+            content: edit.new_text,
+        },
     };
     plan(base, &line_edit, original.near(near))
         .map_err(|error| RangePatchError::Edit { at: edit.at, error })
@@ -839,18 +846,44 @@ fn shifted(span: LineSpan, shift: isize) -> LineSpan {
 }
 
 /// Applies `edits` one by one from the bottom (`order` is file order).
+///
+/// Text appended after the last line goes in last, after every other edit:
+/// appending gives the old last line an ending, and if that line's text ends
+/// in a stray CR, the CR and the new LF read as one CRLF ending, which an
+/// edit of that line planned afterwards would take for the file's style.
 fn apply_bottom_up(
     doc: &Document,
     edits: &[RangeEdit<'_>],
     order: &[usize],
 ) -> Result<Applied, RangePatchError> {
     let endings = Endings::of(doc);
+    let appends = |i: &usize| matches!(edits[*i].site, Site::Before(n) if n > doc.line_count());
+    let (tail, body): (Vec<usize>, Vec<usize>) = order.iter().copied().partition(appends);
     let mut current: Option<Document> = None;
     let mut deltas = vec![0isize; edits.len()];
     let mut spans = vec![LineSpan::new(1, 0); edits.len()];
-    for &i in order.iter().rev() {
+    // An append goes after the end of the text so far: where it lands is
+    // already where it stays.
+    let mut apply = |i: usize, append: bool| -> Result<(), RangePatchError> {
         let base = current.as_ref().unwrap_or(doc);
-        let planned = plan_edit(base, &endings, &edits[i])?;
+        let planned = if append {
+            let end = base.line_count();
+            let mut planned = plan_at(base, &endings, &edits[i], Site::Before(end + 1))?;
+            // The edits above may have ended the text with an empty line,
+            // which only a final newline expresses; the appended last line
+            // still has no ending, as the file's last line had none.
+            let eol = endings.near(doc.line_count().max(1)).as_str();
+            let empty_last = content_lines(edits[i].new_text).last() == Some(&"");
+            if !doc.has_final_newline() && end > 0 && base.has_final_newline() && !empty_last {
+                let text = &mut planned.splice.text;
+                if text.ends_with(eol) {
+                    text.truncate(text.len() - eol.len());
+                }
+            }
+            planned
+        } else {
+            plan_edit(base, &endings, &edits[i])?
+        };
         let next = base
             .apply(std::slice::from_ref(&planned.splice))
             .map_err(|error| RangePatchError::Encode {
@@ -860,13 +893,21 @@ fn apply_bottom_up(
         deltas[i] = planned.lines_delta;
         spans[i] = planned.new_span;
         current = Some(next);
+        Ok(())
+    };
+    for &i in body.iter().rev() {
+        apply(i, false)?;
     }
-    // Each edit moves by the line changes of the edits above it.
+    for &i in &tail {
+        apply(i, true)?;
+    }
+    // Each other edit moves by the line changes of the edits above it.
     let mut shift = 0isize;
-    for &i in order {
+    for &i in &body {
         spans[i] = shifted(spans[i], shift);
         shift += deltas[i];
     }
+    shift += tail.iter().map(|&i| deltas[i]).sum::<isize>();
     Ok(Applied {
         after: current.unwrap_or_else(|| doc.clone()),
         placed: spans,
@@ -949,6 +990,42 @@ mod tests {
         assert_eq!(after, "l1\nl2\nl3\nl4\nl5\nl6\nend\n");
         let err = run(FILE, &[patch("l7\n", "end\n", &ranges)]).unwrap_err();
         assert!(matches!(err, RangePatchError::Mismatch(_)), "{err}");
+    }
+
+    #[test]
+    fn appending_after_a_last_line_ending_in_a_cr_keeps_the_other_endings() {
+        // Line 2 has no ending and its text ends in a stray CR. Appending
+        // gives it an LF, which reads as a CRLF together with the CR; the
+        // replacement of line 2 must still be written in the file's LF style.
+        let text = "\n\u{fffd}\r";
+        let (after, placed) = run(
+            text,
+            &[
+                patch("\u{fffd}\r", "\n\n", &[r(2, Some(2))]),
+                patch("", "\u{fffd}", &[r(3, None), r(2, None)]),
+            ],
+        )
+        .unwrap();
+        assert_eq!(after, "\n\u{fffd}\n\n\n\u{fffd}");
+        assert_eq!(
+            placed,
+            [
+                LineSpan::new(3, 4),
+                LineSpan::new(5, 5),
+                LineSpan::new(2, 2)
+            ]
+        );
+        // An append is placed after the other edits have moved the lines.
+        let (after, placed) = run(
+            "a\nb",
+            &[
+                patch("", "x", &[r(3, None)]),
+                patch("a\n", "", &[r(1, Some(1))]),
+            ],
+        )
+        .unwrap();
+        assert_eq!(after, "b\nx");
+        assert_eq!(placed, [LineSpan::new(2, 2), LineSpan::new(1, 0)]);
     }
 
     #[test]
