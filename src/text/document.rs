@@ -260,6 +260,16 @@ impl Document {
         if let (Some(raw), Some(src)) = (raw.as_mut(), self.raw.as_ref()) {
             raw.extend_from_slice(&src[raw_pos..]);
         }
+        if !self.bom && text.starts_with('\u{feff}') {
+            // Edits above it (a deleted first line) moved a U+FEFF to the very
+            // start of a file without a BOM, where it would be read back as
+            // one: the text would no longer be what is written.
+            let feff = self.encoded_len("\u{feff}");
+            text.drain(..'\u{feff}'.len_utf8());
+            if let Some(raw) = raw.as_mut() {
+                raw.drain(..feff);
+            }
+        }
         Ok(Document::assemble(text, self.encoding, self.bom, raw))
     }
 
@@ -326,6 +336,28 @@ mod tests {
             .apply(&[Splice::new(0..0, "new\n"), Splice::new(0..2, "\u{feff}x\n")])
             .unwrap();
         assert_eq!(edited.to_bytes(), b"new\nx\nb\n");
+    }
+
+    #[test]
+    fn a_u_feff_moved_to_the_start_of_a_file_without_bom_is_dropped() {
+        // Found by the range_patch fuzz target: the first line deleted and a
+        // line starting with U+FEFF inserted before the second. Written as it
+        // is, the file would start with a BOM and read back one character
+        // shorter than the text the edit reported.
+        let plain = doc(b"a\nb");
+        let edited = plain
+            .apply(&[Splice::new(0..2, ""), Splice::new(2..2, "\u{feff}x\n")])
+            .unwrap();
+        assert_eq!(edited.text(), "x\nb");
+        assert_eq!(edited.to_bytes(), b"x\nb");
+        let kept = doc(b"a\n\xEF\xBB\xBFb\n").apply(&[Splice::new(0..2, "")]);
+        assert_eq!(kept.unwrap().to_bytes(), b"b\n");
+        // With a BOM, a U+FEFF after it is text and round-trips.
+        let bom = doc(b"\xEF\xBB\xBFa\n\xEF\xBB\xBFb\n");
+        let edited = bom.apply(&[Splice::new(0..2, "")]).unwrap();
+        assert_eq!(edited.to_bytes(), b"\xEF\xBB\xBF\xEF\xBB\xBFb\n");
+        let reread = doc(&edited.to_bytes());
+        assert_eq!(reread.text(), edited.text());
     }
 
     #[test]
