@@ -909,6 +909,17 @@ impl<'r, 't> Matcher<'r, 't> {
                     prev.splice
                         .text
                         .truncate(prev.splice.text.len() - eol.len());
+                    // What the reply says the lines became is what is written.
+                    let at = prev.lines.start;
+                    let span = self.index.span_of_lines(at, prev.lines.end);
+                    let range = prev.splice.range.clone();
+                    prev.after = format!(
+                        "{}{}{}",
+                        &self.text[span.start..range.start],
+                        prev.splice.text,
+                        &self.text[range.end..span.end]
+                    );
+                    prev.diff = unified(&prev.before, &prev.after, ("before", "after"), at, at);
                     break;
                 }
             }
@@ -1588,6 +1599,39 @@ mod tests {
         assert_eq!(
             apply(file, "    c", "    c\n    d").unwrap(),
             "a\n    b\n    c\n    d"
+        );
+    }
+
+    #[test]
+    fn an_edit_that_gives_up_its_ending_to_the_removed_last_line_says_so() {
+        // Found by the fuzzy_edit target: with replace_all, the last match
+        // (the lone "#" without an ending) is emptied, so the file keeps
+        // lacking a final newline by taking the ending of the edit above.
+        // That edit's `after` and diff must show what is written.
+        let file = "eminm\n\n# \n\n# \n\n\n# \n\n#";
+        let request = EditRequest::new("# \n\n", "\n")
+            .with_threshold(0.9)
+            .with_strategy(Strategy::ReplaceAll);
+        let plan = plan_edit(file, &request).unwrap();
+        let result = plan.apply_to(file);
+        for edit in &plan.edits {
+            let span = crate::text::lines::LineIndex::new(file)
+                .span_of_lines(edit.lines.start, edit.lines.end);
+            let range = &edit.splice.range;
+            if range.start < span.start {
+                continue;
+            }
+            let written = format!(
+                "{}{}{}",
+                &file[span.start..range.start],
+                edit.splice.text,
+                &file[range.end..span.end]
+            );
+            assert_eq!(edit.after, written, "{edit:?}");
+        }
+        assert!(
+            !result.ends_with("#") && !result.contains("# "),
+            "{result:?}"
         );
     }
 
