@@ -13,7 +13,7 @@
 use std::collections::HashSet;
 use std::ops::Range;
 
-use super::align::{Target, misindented, pair_blank_lines, pair_lines};
+use super::align::{Target, misindented, pair_around, pair_blank_lines, pair_lines};
 use super::block::{Line, Lines};
 use super::candidates::{Probe, Window};
 use super::indent::IndentMap;
@@ -77,10 +77,39 @@ impl Markers {
     }
 }
 
+/// Words that say a comment ending in `...` stands for lines left out
+/// (`# rest of the body unchanged ...`), unlike `# Loading ...`.
+const ELIDING_WORDS: [&str; 8] = [
+    "existing",
+    "unchanged",
+    "unmodified",
+    "rest",
+    "remaining",
+    "omitted",
+    "elided",
+    "same",
+];
+
 fn is_comment_marker_canon(c: &str) -> bool {
     LEADERS.iter().any(|lead| {
-        c.strip_prefix(lead)
-            .is_some_and(|rest| rest.trim_start().starts_with("..."))
+        c.strip_prefix(lead).is_some_and(|rest| {
+            let text = rest.trim_start();
+            if text.starts_with("...") {
+                return true;
+            }
+            // A comment closed on its line (`/* rest unchanged ... */`).
+            let text = ["*/", "-->", "*/}"]
+                .iter()
+                .find_map(|close| text.strip_suffix(close))
+                .unwrap_or(text)
+                .trim_end();
+            let Some(words) = text.strip_suffix("...") else {
+                return false;
+            };
+            words
+                .split(|c: char| !c.is_alphanumeric())
+                .any(|word| ELIDING_WORDS.iter().any(|w| word.eq_ignore_ascii_case(w)))
+        })
     })
 }
 
@@ -221,9 +250,41 @@ fn reach(file: &Lines<'_>, head: Range<usize>) -> usize {
     match opener {
         Some(o) => (head.end..total)
             .find(|&p| file.nb(p).width <= o && !continues_block(&file.nb(p).canon))
-            .map_or(total, |p| p + 1),
+            .map_or(total, |mut p| {
+                // The line that closes the head's block may be followed by
+                // the tail: the marker then stands for the rest of the block.
+                if p + 1 < total && closes_block(&file.nb(p).canon) && file.nb(p + 1).width <= o {
+                    p += 1;
+                }
+                // Decorators, attributes and comments lead into the next
+                // block: the line they lead into may still be the tail.
+                while p + 1 < total && leads_in(&file.nb(p).canon) && file.nb(p + 1).width <= o {
+                    p += 1;
+                }
+                p + 1
+            }),
         None => (head.end + FLAT_REACH).min(total),
     }
+}
+
+/// Whether a line only closes a block: `}`, `};`, `)`, `end`, `fi`.
+fn closes_block(line: &str) -> bool {
+    let code = line.trim_end_matches([';', ',']);
+    matches!(
+        code,
+        "}" | ")" | "]" | "})" | "end" | "fi" | "done" | "esac" | "endif"
+    )
+}
+
+/// Whether a line leads into the definition after it: a decorator or
+/// annotation (`@classmethod`), an attribute (`#[test]`, `[Fact]`), or a
+/// comment.
+fn leads_in(line: &str) -> bool {
+    let attribute = line.starts_with('[') && line.ends_with(']');
+    attribute
+        || ["@", "#", "//", "/*", "*", "--"]
+            .iter()
+            .any(|lead| line.starts_with(lead))
 }
 
 /// Whether a line at the opening line's depth carries its block on: `} else
@@ -256,9 +317,15 @@ fn assemble(
     let mut targets = vec![Target::Absent; search.len()];
     let mut paired: Vec<(&Line<'_>, &Line<'_>)> = Vec::new();
     let mut bounds: Vec<(usize, usize)> = Vec::new();
-    for ((idx, probe), w) in seg_lines.iter().zip(probes).zip(windows) {
-        // Segments are not widened: where they may lie was settled above.
-        let pairs = pair_lines(probe.lines(), file, w.start..w.end, w.start..w.end);
+    let total = file.nonblank.len();
+    let last_segment = windows.len() - 1;
+    for (k, ((idx, probe), w)) in seg_lines.iter().zip(probes).zip(windows).enumerate() {
+        // Where segments lie was settled above: they are not widened into
+        // the stretches markers stand for, only outwards at the ends, where
+        // a window framed short must not leave the search's first or last
+        // line unpaired (and what new_content adds next to it misplaced).
+        let limit = if k == 0 { 0 } else { w.start }..if k == last_segment { total } else { w.end };
+        let pairs = pair_around(probe.lines(), file, w.start..w.end, limit);
         let first = pairs.first()?.1;
         let last = pairs.last()?.1;
         for &(k, p) in &pairs {
@@ -271,9 +338,13 @@ fn assemble(
     for (gap, pair) in bounds.windows(2).enumerate() {
         let middle = pair[0].1 + 1..pair[1].0;
         let between = segments.parts[gap].end..segments.parts[gap + 1].start;
+        // Of markers in a row, the first stands for the lines; the others
+        // for none, or kept markers would write those lines twice.
+        let mut stretch = middle.clone();
         for k in between {
             if segments.markers[k] {
-                targets[k] = Target::Middle(middle.clone());
+                targets[k] = Target::Middle(stretch.clone());
+                stretch = middle.end..middle.end;
             }
         }
     }
@@ -313,6 +384,9 @@ mod tests {
             "<!-- ... -->",
             "-- ...",
             "    // … existing code …",
+            "# rest of the body unchanged ...",
+            "// Existing code …",
+            "/* remaining cases ... */",
         ] {
             assert!(is_marker_canon(&canonical(m)), "{m}");
         }
@@ -323,6 +397,9 @@ mod tests {
             "x = ...;",
             "#include <a.h>",
             "print('...')",
+            "# Loading ...",
+            "// restore the state...",
+            "# wait for more data; retrying...",
         ] {
             assert!(!is_marker_canon(&canonical(not)), "{not}");
         }

@@ -11,7 +11,7 @@
 
 use std::collections::HashMap;
 
-use super::normalize::{TAB_WIDTH, width};
+use super::normalize::{TAB_WIDTH, width_in};
 
 /// How indentation in the caller's frame maps to indentation on disk.
 #[derive(Debug, Clone)]
@@ -25,16 +25,34 @@ pub(crate) struct IndentMap {
     den: usize,
     shift: isize,
     tabs: bool,
+    /// Columns per tab in this block (see [`tab_width`]).
+    tab: usize,
 }
 
-/// Whether `indent` is written in the block's style: no leading space run of
-/// a tab's width in a tab-indented block, no tab in a space-indented one.
-fn same_style(indent: &str, tabs: bool) -> bool {
+/// Whether `indent` is written in the block's style: an indentation some
+/// line of the block has, or else no leading space run of a tab's width in a
+/// tab-indented block and no tab in a space-indented one.
+fn same_style(indent: &str, tabs: bool, tab: usize, block: &[&str]) -> bool {
+    if block.contains(&indent) {
+        return true;
+    }
     if tabs {
-        indent.bytes().take_while(|&b| b == b' ').count() < TAB_WIDTH
+        indent.bytes().take_while(|&b| b == b' ').count() < tab
     } else {
         !indent.contains('\t')
     }
+}
+
+/// Columns per tab in a block with these indentations. A block that indents
+/// with tabs and also with runs of four or more spaces before any tab uses
+/// tabs only for each full eight columns (the GNU and Emacs style, common in
+/// C headers): there a tab is eight columns. Otherwise [`TAB_WIDTH`].
+fn tab_width(block: &[&str]) -> usize {
+    let tabbed = block.iter().any(|i| i.contains('\t'));
+    let wide_spaces = block
+        .iter()
+        .any(|i| i.bytes().take_while(|&b| b == b' ').count() >= TAB_WIDTH);
+    if tabbed && wide_spaces { 8 } else { TAB_WIDTH }
 }
 
 /// What is known about a block's indentation besides its matched lines.
@@ -104,9 +122,22 @@ impl IndentMap {
         hints: Hints,
     ) -> IndentMap {
         let file_frame = hints.file_frame;
-        let tabs = block.iter().filter(|i| i.starts_with('\t')).count()
-            > block.iter().filter(|i| i.starts_with(' ')).count();
-        let min_width = |indents: &mut dyn Iterator<Item = &str>| indents.map(width).min();
+        let tab = tab_width(block);
+        let width = |indent: &str| width_in(indent, tab);
+        // Lines indented less than a tab tell nothing where tabs are only
+        // used for each full tab's width.
+        let counted = |i: &&&str| tab == TAB_WIDTH || width(i) >= tab;
+        let tabs = block
+            .iter()
+            .filter(counted)
+            .filter(|i| i.starts_with('\t'))
+            .count()
+            > block
+                .iter()
+                .filter(counted)
+                .filter(|i| i.starts_with(' '))
+                .count();
+        let min_width = |indents: &mut dyn Iterator<Item = &str>| indents.map(&width).min();
         let search_min = min_width(&mut pairs.iter().map(|(s, _)| *s));
         let disk_min = min_width(&mut block.iter().copied());
         let new_min = min_width(&mut new.iter().copied());
@@ -119,13 +150,14 @@ impl IndentMap {
             // would indent it twice. It keeps its widths, in the block's style.
             let same: Vec<(&str, &str)> = block.iter().map(|d| (*d, *d)).collect();
             let mut map = IndentMap::new(&same, block, &[]);
-            map.identity = map.identity && new.iter().all(|i| same_style(i, tabs));
+            map.identity = map.identity && new.iter().all(|i| same_style(i, tabs, tab, block));
             map.ignore_pairing = true;
             return map;
         }
         // New lines written with spaces where the block uses tabs (or the
         // reverse) are converted even when the search matched exactly.
-        let identity = pairs.iter().all(|(s, d)| s == d) && new.iter().all(|i| same_style(i, tabs));
+        let identity = pairs.iter().all(|(s, d)| s == d)
+            && new.iter().all(|i| same_style(i, tabs, tab, block));
         // A first line that lost its indentation while every other line kept
         // the disk's exactly is a selection that began after the indent; it
         // says nothing about how the other lines map.
@@ -185,6 +217,7 @@ impl IndentMap {
             den,
             shift,
             tabs,
+            tab,
         }
     }
 
@@ -207,14 +240,14 @@ impl IndentMap {
             // it: the file's indentation.
             return d.to_string();
         }
-        let w = width(indent);
+        let w = width_in(indent, self.tab);
         if let Some(d) = self.table.get(&w) {
             return d.clone();
         }
         let cols = ((w * self.num / self.den) as isize + self.shift).max(0) as usize;
         if self.tabs {
-            let mut out = "\t".repeat(cols / TAB_WIDTH);
-            out.push_str(&" ".repeat(cols % TAB_WIDTH));
+            let mut out = "\t".repeat(cols / self.tab);
+            out.push_str(&" ".repeat(cols % self.tab));
             out
         } else {
             " ".repeat(cols)

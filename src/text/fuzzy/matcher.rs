@@ -617,8 +617,21 @@ impl<'r, 't> Matcher<'r, 't> {
         let founds = windows
             .iter()
             .filter_map(|w| self.found_in(&probe, w))
+            .filter(|f| !self.reads_marker_as_text(f))
             .collect();
         distinct(founds)
+    }
+
+    /// Whether `f` reads an elision marker of the search as a line of text
+    /// (paired with a file line, or a line the file lacks): the marker stands
+    /// for lines left out, and only the elided reading may place them.
+    fn reads_marker_as_text(&self, f: &Found) -> bool {
+        let How::Lines(Shape { targets, .. }) = &f.how else {
+            return false;
+        };
+        targets.iter().enumerate().any(|(i, t)| {
+            !matches!(t, Target::Middle(_)) && self.markers.is_marker(&self.search.all[i])
+        })
     }
 
     /// A candidate that leaves the search's first or last lines unpaired,

@@ -108,9 +108,14 @@ pub(crate) fn indent_of(line: &str) -> &str {
 
 /// Width in columns of an indentation made of spaces and tabs.
 pub(crate) fn width(indent: &str) -> usize {
+    width_in(indent, TAB_WIDTH)
+}
+
+/// [`width`] with tab stops every `tab` columns.
+pub(crate) fn width_in(indent: &str, tab: usize) -> usize {
     indent.bytes().fold(0, |col, b| {
         if b == b'\t' {
-            (col / TAB_WIDTH + 1) * TAB_WIDTH
+            (col / tab + 1) * tab
         } else {
             col + 1
         }
