@@ -250,8 +250,16 @@ impl<'a, 't> Probe<'a, 't> {
                 }
             }
         }
-        let best_votes = votes.values().copied().max().unwrap_or(0) as usize;
-        if best_votes * 2 < (n + 1) * EQUAL_VOTE as usize || n <= 2 {
+        let best_votes = votes.values().copied().max().unwrap_or(0);
+        // Look-alike blocks (generated bindings, tables) tie on the lines
+        // they share; more ties than starts are kept would leave the right
+        // one to chance: the lines that found no equal decide.
+        let tied = votes.values().filter(|&&v| v == best_votes).count();
+        let unmatched = keys.iter().any(|k| k.found.is_empty());
+        if (best_votes as usize) * 2 < (n + 1) * EQUAL_VOTE as usize
+            || n <= 2
+            || (unmatched && tied > MAX_STARTS / 4)
+        {
             self.vote_similar(file, range.clone(), &keys, &ids, &mut votes);
         }
 

@@ -26,6 +26,9 @@ use crate::text::lines::{Eol, LineIndex};
 
 /// How many fuzzy regions get a full line pairing and a final score.
 const TOP: usize = 8;
+/// Least similarity (0-1) for an unpaired line at the search's end to be
+/// taken for a file line just past the match (see `cut_short`).
+const LOOKS_LEFT_OUT: f64 = 0.8;
 /// How far (non-blank lines) beyond a candidate its unpaired first or last
 /// search lines are looked for.
 const MAX_SKIPPED: usize = 200;
@@ -642,7 +645,16 @@ impl<'r, 't> Matcher<'r, 't> {
         let How::Lines(Shape { targets, .. }) = &f.how else {
             return None;
         };
-        let paired = |i: usize| !matches!(targets[i], Target::Absent);
+        // A line paired only with a look-alike (not the same, not close)
+        // counts as unpaired here: the window may have stretched to reach it.
+        let paired = |i: usize| match targets[i] {
+            Target::Absent => false,
+            Target::Line(f) => {
+                let (s, d) = (&self.search.all[i], &self.file.all[f]);
+                s.same_as(d) || score::line_similarity(s, d) >= LOOKS_LEFT_OUT
+            }
+            Target::Middle(_) => true,
+        };
         let nb = &self.search.nonblank;
         let lead: Vec<usize> = nb.iter().copied().take_while(|&i| !paired(i)).collect();
         let mut trail: Vec<usize> = nb
@@ -657,12 +669,19 @@ impl<'r, 't> Matcher<'r, 't> {
         }
         let total = self.file.nonblank.len();
         let at = |line: usize| self.file.nonblank.partition_point(|&l| l < line);
+        // The left-out run follows as the search has it, or with a line the
+        // caller misremembers (a stale name) among lines it has right.
         let fits = |run: &[usize], p: usize| {
+            let same = |k: usize, i: usize| self.file.nb(p + k).same_as(&self.search.all[i]);
+            let close = |k: usize, i: usize| {
+                score::line_similarity(self.file.nb(p + k), &self.search.all[i]) >= LOOKS_LEFT_OUT
+            };
             p + run.len() <= total
                 && run
                     .iter()
                     .enumerate()
-                    .all(|(k, &i)| self.file.nb(p + k).same_as(&self.search.all[i]))
+                    .all(|(k, &i)| same(k, i) || close(k, i))
+                && run.iter().enumerate().any(|(k, &i)| same(k, i))
         };
         let line = |p: usize| self.file.nonblank[p];
         let range = |start: usize, end: usize| LineRange {
