@@ -207,3 +207,102 @@ fn one_of_several_copies_of_a_line_is_not_lost_to_a_pairing_one_line_off() {
         Err(refusal) => assert!(matches!(refusal, Refusal::CopyLost { .. }), "{refusal}"),
     }
 }
+
+/// Generated bindings: many blocks that differ in one line, more than the
+/// matcher weighs when it ranks places by the lines they share.
+fn bindings() -> String {
+    let verbs = [
+        "attach", "bind", "blend", "clear", "copy", "cull", "draw", "flush", "get",
+    ];
+    let things = [
+        "Attrib", "Buffer", "Frame", "Pixel", "Shader", "Stencil", "Texture", "Vertex",
+    ];
+    let mut out = String::from("extern \"C\" {\n");
+    for verb in verbs {
+        for thing in things {
+            out.push_str(&format!(
+                "    #[wasm_bindgen(\n        method,\n        js_class = \"Context\",\n        js_name = \"{verb}{thing}Location\"\n    )]\n    pub fn {verb}_{thing}_location(this: &Context);\n"
+            ));
+        }
+    }
+    out.push_str("}\n");
+    out
+}
+
+#[test]
+fn a_typo_among_generated_blocks_finds_its_own_block() {
+    // Every block shares its first lines with seventy others; the typo'd
+    // line is the only one that tells them apart, and it must decide (the
+    // right block lay past the places ranked by the shared lines alone).
+    let file = bindings();
+    let search = "        method,\n        js_class = \"Context\",\n        js_name = \"egtAttribLocation\"\n";
+    let new = "        method,\n        js_class = \"Context2\",\n        js_name = \"getAttribLocation\"\n";
+    let want = file.replace(
+        "        js_class = \"Context\",\n        js_name = \"getAttribLocation\"",
+        "        js_class = \"Context2\",\n        js_name = \"getAttribLocation\"",
+    );
+    match apply(&file, search, new) {
+        Ok(got) => assert_eq!(got, want),
+        Err(e) => panic!("refused: {e:?}"),
+    }
+}
+
+const IMPORTS: &str = "\
+\"\"\"Readers and writers.\"\"\"
+
+from graphs.readwrite.adjlist import *
+from graphs.readwrite.multiline import *
+from graphs.readwrite.edgelist import *
+from graphs.readwrite.pajek import *
+from graphs.readwrite.leda import *
+from graphs.readwrite.sparse import *
+from graphs.readwrite.dense import *
+from graphs.readwrite.gml import *
+from graphs.readwrite.graphml import *
+from graphs.readwrite.gexf import *
+from graphs.readwrite.json_graph import *
+from graphs.readwrite.text import *
+";
+
+#[test]
+fn last_lines_that_follow_past_look_alikes_are_not_paired_with_them() {
+    // The search leaves out the middle of a run of imports and ends with
+    // the last two; new_content writes the middle out and changes those
+    // two. Paired with the look-alike imports of the middle, they would be
+    // written a second time below while the originals stayed: the edit is
+    // applied right or refused.
+    let search = "from graphs.readwrite.adjlist import *\nfrom graphs.readwrite.multiline import *\nfrom graphs.readwrite.edgelist import *\n\nfrom graphs.readwrite.pajek import *\nfrom graphs.readwrite.json_graph import *\nfrom graphs.readwrite.text import *\n";
+    let new = "from graphs.readwrite.adjlist import *\nfrom graphs.readwrite.multiline import *\nfrom graphs.readwrite.edgelist import *\nfrom graphs.readwrite.pajek import *\nfrom graphs.readwrite.leda import *\nfrom graphs.readwrite.sparse import *\nfrom graphs.readwrite.dense import *\nfrom graphs.readwrite.gml import *\nfrom graphs.readwrite.graphml import *\nfrom graphs.readwrite.gexf import *\nfrom graphs2.readwrite.json_graph import *\nfrom graphs2.readwrite.text import *\n";
+    let want = IMPORTS
+        .replace(
+            "graphs.readwrite.json_graph",
+            "graphs2.readwrite.json_graph",
+        )
+        .replace("graphs.readwrite.text", "graphs2.readwrite.text");
+    match apply(IMPORTS, search, new) {
+        Ok(got) => assert_eq!(got, want),
+        Err(e) => assert!(
+            matches!(e, Refusal::LinesLeftOut { .. } | Refusal::Ambiguous { .. }),
+            "{e:?}"
+        ),
+    }
+}
+
+#[test]
+fn an_ellipsis_the_file_has_elsewhere_still_stands_for_lines_left_out() {
+    // The file has a `...` body further down, so the search's `...` reads
+    // as a line of text; nowhere near the block, it stood for the class's
+    // fields, which new_content writes out with one more. Reading it as a
+    // line the file lacks wrote a field twice.
+    let file = "class Static(NamedTuple):\n    name: str\n    value: bool\n\n\nclass Param(NamedTuple):\n    name: str\n    member: str\n\n\nclass Client(NamedTuple):\n    name: str\n    doc: str\n\n\ndef stub():\n    ...\n";
+    let search = "class Static(NamedTuple):\n\n    name: str\n    value: bool\n\n\nclass Param(NamedTuple):\n    ...\n\n\nclass Client(NamedTuple):\n";
+    let new = "class Static(NamedTuple):\n    label: str\n    value: bool\n\n\nclass Param(NamedTuple):\n    name: str\n    member: str\n\n\nclass Client(NamedTuple):\n";
+    let want = file.replacen("    name: str\n    value", "    label: str\n    value", 1);
+    match apply(file, search, new) {
+        Ok(got) => assert_eq!(got, want),
+        Err(e) => assert!(
+            matches!(e, Refusal::NotFound { .. } | Refusal::LinesLeftOut { .. }),
+            "{e:?}"
+        ),
+    }
+}

@@ -626,14 +626,20 @@ impl<'r, 't> Matcher<'r, 't> {
     }
 
     /// Whether `f` reads an elision marker of the search as a line of text
-    /// (paired with a file line, or a line the file lacks): the marker stands
-    /// for lines left out, and only the elided reading may place them.
+    /// (paired with another file line, or a line the file lacks): the marker
+    /// stands for lines left out, and only the elided reading may place them.
     fn reads_marker_as_text(&self, f: &Found) -> bool {
         let How::Lines(Shape { targets, .. }) = &f.how else {
             return false;
         };
         targets.iter().enumerate().any(|(i, t)| {
-            !matches!(t, Target::Middle(_)) && self.markers.is_marker(&self.search.all[i])
+            let line = &self.search.all[i];
+            // A marker-like line the file also has (a Python `...` body) is
+            // content only where it meets that line; left unpaired, it stood
+            // for lines left out after all.
+            (self.markers.is_marker(line) && !matches!(t, Target::Middle(_)))
+                || (self.markers.is_literal(line)
+                    && !matches!(t, Target::Line(f) if self.file.all[*f].same_as(line)))
         })
     }
 
@@ -645,14 +651,12 @@ impl<'r, 't> Matcher<'r, 't> {
         let How::Lines(Shape { targets, .. }) = &f.how else {
             return None;
         };
-        // A line paired only with a look-alike (not the same, not close)
-        // counts as unpaired here: the window may have stretched to reach it.
+        // A line paired with another line than its own counts as unpaired
+        // here: the window may have stretched over look-alikes to reach it,
+        // while the line itself follows just past the match.
         let paired = |i: usize| match targets[i] {
             Target::Absent => false,
-            Target::Line(f) => {
-                let (s, d) = (&self.search.all[i], &self.file.all[f]);
-                s.same_as(d) || score::line_similarity(s, d) >= LOOKS_LEFT_OUT
-            }
+            Target::Line(f) => self.search.all[i].same_as(&self.file.all[f]),
             Target::Middle(_) => true,
         };
         let nb = &self.search.nonblank;
