@@ -143,11 +143,19 @@ fn check_splices(doc: &Document, bytes: &[u8], specs: &[u8]) {
         at = s.range.end;
     }
     expected.push_str(&text[at..]);
+    // Nor is a U+FEFF that the splices move to the start of a text without
+    // a BOM: written there, it would be read back as one.
+    let moved_bom = !doc.has_bom() && expected.starts_with('\u{feff}');
+    if moved_bom {
+        expected.drain(..'\u{feff}'.len_utf8());
+    }
     assert_eq!(edited.text(), expected);
 
     let out = edited.to_bytes();
     assert_eq!(edited.byte_len(), out.len());
-    if let (Some(first), Some(last)) = (splices.first(), splices.last()) {
+    if let (Some(first), Some(last)) = (splices.first(), splices.last())
+        && !moved_bom
+    {
         let bom = if doc.has_bom() {
             doc.encoding().bom().len()
         } else {
