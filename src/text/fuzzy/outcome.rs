@@ -271,7 +271,8 @@ pub enum Refusal {
     Elsewhere {
         /// The closest block.
         best: Candidate,
-        /// The line of `search_context` (1-based) that differs there.
+        /// The line of `search_context` (1-based) that is not a line of that
+        /// block as it is (it differs there, or has no line there).
         search_line: usize,
         /// The file lines (1-based) that read exactly like it.
         file_lines: Vec<usize>,
@@ -539,7 +540,8 @@ impl fmt::Display for Refusal {
                 write!(
                     f,
                     "search_context comes closest to lines {} (score {:.1}), but line {search_line} \
-                     of search_context differs there and reads exactly like line {} of the file, \
+                     of search_context is not a line of that block as it is, and reads exactly \
+                     like line {} of the file, \
                      so the block may be there instead. Nothing was changed. Add lines that occur \
                      only at the place you mean, or correct search_context (the diff goes from \
                      search_context to lines {}).\n{diff}",
