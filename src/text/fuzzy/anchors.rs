@@ -255,7 +255,10 @@ impl Transplant<'_, '_, '_, '_> {
     /// `new_content` has there: first as the disk blank lines of gaps where
     /// `new_content` has blank lines too, then as imagined ones where it has
     /// more than the disk, then as the disk blank lines left (which the
-    /// caller drops) where they matched a disk blank line at all. Records in `blank_at` which disk line each stands for.
+    /// caller drops) where they matched a disk blank line at all. Around a
+    /// single opened-up marker they go by position instead: those before
+    /// the marker in the first gap, those after it in the last. Records in
+    /// `blank_at` which disk line each stands for.
     fn place_blanks(
         &self,
         group: BlankGroup,
