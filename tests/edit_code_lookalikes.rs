@@ -306,3 +306,25 @@ fn an_ellipsis_the_file_has_elsewhere_still_stands_for_lines_left_out() {
         ),
     }
 }
+
+#[test]
+fn a_look_alike_of_the_left_out_middle_is_not_taken_for_the_first_lines() {
+    // Two functions of one name, one comma apart. The search is the first
+    // and the function after the second; new_content changes the first and
+    // writes the second out. Pairing the search's first function with the
+    // second (new_content has that one's lines, which looks like a stale
+    // line corrected) put the changed copy above it and left the first as
+    // it was.
+    let file = "def fv(\n    *v,  # type: V\n):\n    pass\n\ndef fv(\n    *v  # type: V\n):\n    pass\n\ndef fk(\n    **k,  # type: K\n):\n    pass\n";
+    let search =
+        "\ndef fv(\n    *v,  # type: V\n):\n    pass\n\n\ndef fk(\n    **k,  # type: K\n):\n";
+    let new = "\ndef fv(\n    *v,  # type: W\n):\n    pass\n\ndef fv(\n    *v  # type: V\n):\n    pass\n\ndef fk(\n    **k,  # type: K\n):\n";
+    let want = file.replacen("# type: V", "# type: W", 1);
+    match apply(file, search, new) {
+        Ok(got) => assert_eq!(got, want),
+        Err(e) => assert!(
+            matches!(e, Refusal::Elsewhere { .. } | Refusal::LinesLeftOut { .. }),
+            "{e:?}"
+        ),
+    }
+}

@@ -513,10 +513,14 @@ impl<'r, 't> Matcher<'r, 't> {
                 Target::Line(l) => {
                     let s = &self.search.all[i];
                     let d = &self.file.all[*l];
+                    // new_content having the disk's line says the search's is
+                    // stale, unless the search's is a line of the file just
+                    // past the block: then new_content may be writing out a
+                    // look-alike the search left out.
                     (!s.is_blank()
                         && s.chars >= 4
                         && !s.same_as(d)
-                        && !new_corrects(&self.new, s, d))
+                        && (!new_corrects(&self.new, s, d) || self.copy_nearby(s, f.region)))
                     .then_some(i)
                 }
                 // A search line that matched nothing in the block but reads
@@ -546,6 +550,17 @@ impl<'r, 't> Matcher<'r, 't> {
             }
         }
         None
+    }
+
+    /// Whether a file line outside `region`, no further from it than the
+    /// search is long, reads exactly like `line`.
+    fn copy_nearby(&self, line: &Line<'_>, region: (usize, usize)) -> bool {
+        let reach = self.search.len();
+        let lo = region.0.saturating_sub(reach);
+        let hi = (region.1 + reach).min(self.file.len().saturating_sub(1));
+        (lo..region.0)
+            .chain(region.1 + 1..=hi)
+            .any(|l| self.file.all[l].same_as(line))
     }
 
     /// A fuzzy match pairs a search line the edit changes with a disk line
