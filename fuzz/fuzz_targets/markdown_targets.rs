@@ -6,7 +6,9 @@
 //! other and from headings; the frontmatter first), the heading tree lists the
 //! same headings, every heading is found by the query an outline shows for it,
 //! every target an outline offers resolves to lines of the document, and an
-//! insertion at a resolved site changes nothing but the inserted line.
+//! insertion at a resolved site changes nothing but the inserted line. The
+//! scan that finds the heading above a search's matches, stopped past a line
+//! named at any moment, agrees with the outline up to that line.
 //!
 //! Input: the text; anything after a NUL byte is one more heading query.
 #![no_main]
@@ -40,6 +42,7 @@ fuzz_target!(|data: &[u8]| {
     }
 
     check_outline(&doc, &outline);
+    check_nearest_headings(doc.text(), &outline, count);
     let sections = markdown::parse_sections(doc.text());
     assert_eq!(sections.frontmatter, outline.frontmatter);
     assert_eq!(sections.code_blocks, outline.code_blocks);
@@ -89,6 +92,32 @@ fuzz_target!(|data: &[u8]| {
         }
     }
 });
+
+/// A search names the heading above each match with a scan that stops past
+/// the last match shown, a line another thread may name only while the scan
+/// runs: whenever it is named, every line up to it gets the outline's heading.
+fn check_nearest_headings(text: &str, outline: &MarkdownOutline, count: usize) {
+    let mut lasts = vec![1, count / 2, count];
+    lasts.dedup();
+    for last in lasts.into_iter().filter(|&l| l > 0) {
+        for late in [0, last / 2, last, usize::MAX] {
+            let asked = std::cell::Cell::new(0usize);
+            let scan = markdown::headings_until(text, || {
+                asked.set(asked.get() + 1);
+                if asked.get() > late { last } else { usize::MAX }
+            });
+            for line in 1..=last {
+                assert_eq!(
+                    scan.nearest(line).map(|h| (h.line, h.level, h.text)),
+                    outline
+                        .nearest_heading(line)
+                        .map(|h| (h.line, h.level, h.text.clone())),
+                    "line {line}, scan stopped past {last} named after {late} lines"
+                );
+            }
+        }
+    }
+}
 
 fn check_outline(doc: &Document, outline: &MarkdownOutline) {
     let count = doc.line_count();

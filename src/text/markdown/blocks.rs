@@ -58,15 +58,24 @@ pub(crate) fn scan(text: &str, first_line: usize) -> Scan<'_> {
 }
 
 /// Scans like [`scan`], but only as far as needed to know every top-level
-/// heading that starts at or before line `last`: through `last`, and on
+/// heading that starts at or before line `last()`: through that line, and on
 /// while a paragraph is open, since an underline further down can still
 /// make it a setext heading. The scan is online, so every heading it reports
 /// is one [`scan`] reports too. `line_count` is the number of lines read.
-pub(crate) fn scan_through(text: &str, first_line: usize, last: usize) -> Scan<'_> {
+///
+/// `last` is asked again before every line, so another thread may name the
+/// line once it knows it (until then it answers `usize::MAX`); the scan never
+/// waits for it. HTML anchors are not collected.
+pub(crate) fn scan_through(
+    text: &str,
+    first_line: usize,
+    last: impl Fn() -> usize,
+) -> Scan<'_> {
     let mut scanner = Scanner::new(text);
+    scanner.anchors = false;
     let mut count = 0;
     for (i, line) in split_lines(text).enumerate() {
-        if i >= last && i + 1 >= first_line && scanner.leaf != Leaf::Paragraph {
+        if i >= last() && i + 1 >= first_line && scanner.leaf != Leaf::Paragraph {
             break;
         }
         count = i + 1;
@@ -128,6 +137,8 @@ struct Scanner<'t> {
     /// Offset of the next `<` at or after the last one looked for: most lines
     /// have none, and one search over the text is cheaper than one per line.
     next_angle: usize,
+    /// Whether HTML anchors are collected.
+    anchors: bool,
 }
 
 impl<'t> Scanner<'t> {
@@ -135,7 +146,8 @@ impl<'t> Scanner<'t> {
     fn new(text: &'t str) -> Self {
         Scanner {
             text,
-            next_angle: memchr::memchr(b'<', text.as_bytes()).unwrap_or(text.len()),
+            next_angle: 0,
+            anchors: true,
             containers: Vec::new(),
             leaf: Leaf::None,
             paragraph: Vec::new(),
@@ -148,7 +160,7 @@ impl<'t> Scanner<'t> {
     /// Whether `line`, a slice of the text, contains a `<`.
     fn has_angle_bracket(&mut self, line: &str) -> bool {
         let start = line.as_ptr().addr() - self.text.as_ptr().addr();
-        if self.next_angle < start {
+        if self.next_angle <= start {
             self.next_angle = memchr::memchr(b'<', &self.text.as_bytes()[start..])
                 .map_or(self.text.len(), |at| start + at);
         }
@@ -169,7 +181,7 @@ impl<'t> Scanner<'t> {
     fn line(&mut self, n: usize, line: &'t str) {
         let whole_blank = is_spaces(line.as_bytes());
         let markup = self.structure(n, line);
-        if markup && !whole_blank && self.has_angle_bracket(line) {
+        if self.anchors && markup && !whole_blank && self.has_angle_bracket(line) {
             let anchors = &mut self.out.html_anchors;
             scan_html_anchors(line, |id| {
                 anchors.push(Anchor {

@@ -67,7 +67,7 @@ pub use link_rewrite::{
 };
 pub use link_target::{LinkTarget, WikiFragment, classify};
 pub use links::{Link, LinkKind, parse_links};
-pub use nearest_heading::{HeadingAbove, HeadingsThrough, headings_through};
+pub use nearest_heading::{HeadingAbove, HeadingsThrough, headings_through, headings_until};
 pub use sections::HeadingNode;
 pub use vault::{NoteLookup, VaultIndex, join_path, relative_path};
 

@@ -27,6 +27,7 @@ use super::headings::{RawHeading, heading_text};
 #[derive(Debug)]
 pub struct HeadingsThrough<'t> {
     headings: Vec<RawHeading<'t>>,
+    /// The lines scanned: at least through the line asked for.
     last: usize,
 }
 
@@ -43,20 +44,44 @@ pub struct HeadingAbove {
 
 /// The headings of `text` that start at or before line `last`.
 pub fn headings_through(text: &str, last: usize) -> HeadingsThrough<'_> {
+    headings_until(text, || last)
+}
+
+/// The headings of `text` that start at or before line `last()`, where
+/// `last` may learn the line while the scan runs (another thread searching
+/// the same text names it once it has found the last match it shows); until
+/// then it answers `usize::MAX`, and the scan goes on. It never waits: if no
+/// line is named, every heading of the text is found.
+///
+/// ```
+/// use std::sync::atomic::{AtomicUsize, Ordering};
+/// use mcp_server_text::text::markdown::headings_until;
+///
+/// let last = AtomicUsize::new(usize::MAX);
+/// let text = "# A\ntext\n## B\n";
+/// std::thread::scope(|s| {
+///     let scan = s.spawn(|| headings_until(text, || last.load(Ordering::Relaxed)));
+///     last.store(2, Ordering::Relaxed);
+///     assert_eq!(scan.join().unwrap().nearest(2).map(|h| h.line), Some(1));
+/// });
+/// ```
+pub fn headings_until(text: &str, last: impl Fn() -> usize) -> HeadingsThrough<'_> {
     let first_line = frontmatter::detect(text).map_or(1, |f| f.end_line + 1);
     let scan = blocks::scan_through(text, first_line, last);
     HeadingsThrough {
         headings: scan.headings,
-        last,
+        // The scan stops only past the line named, or at the end of the text.
+        last: scan.line_count,
     }
 }
 
 impl HeadingsThrough<'_> {
     /// The last heading that starts at or before `line`, as
     /// [`super::MarkdownOutline::nearest_heading`] finds it; `line` must not
-    /// be past the line these headings were found through.
+    /// be past the line these headings were found through, nor past the
+    /// text's last line.
     pub fn nearest(&self, line: usize) -> Option<HeadingAbove> {
-        debug_assert!(line <= self.last, "line {line} is past {}", self.last);
+        debug_assert!(line <= self.last.max(1), "line {line} is past {}", self.last);
         let after = self.headings.partition_point(|h| h.line <= line);
         let raw = &self.headings[after.checked_sub(1)?];
         Some(HeadingAbove {
@@ -196,6 +221,33 @@ mod tests {
             "   # three spaces",
             "<a id=\"x\"></a>",
         ])
+    }
+
+    #[test]
+    fn a_line_named_late_or_never_still_finds_the_right_heading() {
+        let text = "# A\n\npara\n## B\nlong\nparagraph\n===\n```\n# code\n```\n### C\n";
+        let outline = parse(text);
+        let count = lines_of(text);
+        for last in 1..=count {
+            // The line is named only after `late` lines were scanned.
+            for late in [0, 1, last, last + 1, count + 5, usize::MAX] {
+                let asked = std::cell::Cell::new(0usize);
+                let scan = headings_until(text, || {
+                    asked.set(asked.get() + 1);
+                    if asked.get() > late { last } else { usize::MAX }
+                });
+                for line in 1..=last {
+                    assert_eq!(
+                        scan.nearest(line).map(|h| h.line),
+                        outline.nearest_heading(line).map(|h| h.line),
+                        "line {line}, last {last}, named after {late}"
+                    );
+                }
+            }
+        }
+        // Never named: every heading, through the last line.
+        let all = headings_until(text, || usize::MAX);
+        assert_eq!(all.nearest(count).map(|h| h.text), Some("C".to_string()));
     }
 
     proptest! {
