@@ -509,3 +509,113 @@ fn one_file_shows_the_same_matches_as_its_folder_search() {
     );
     assert_eq!(matches[0]["nearestHeading"]["text"], json!("Wide"));
 }
+
+/// A Markdown note of at least `size` bytes, with what the heading scan has
+/// to get right all through it: fences with `#` lines, setext headings,
+/// list items and quotes, multi-byte letters on every line, and `todo` here
+/// and there, the last one at the very end.
+fn large_note(size: usize, crlf: bool) -> String {
+    let mut text = String::from("---\ntitle: a big todo\n---\n# Début\n\n");
+    let mut i = 0;
+    while text.len() < size {
+        i += 1;
+        match i % 7 {
+            0 => text.push_str(&format!("## Part {i}\n\n")),
+            1 => text.push_str("```sh\n# todo: a comment, not a heading\n```\n"),
+            2 => text.push_str(&format!("Setext {i} with a todo\nspanning lines\n---\n\n")),
+            3 => text.push_str("- # in a list, todo\n> # quoted todo\n\n"),
+            _ => text.push_str(&format!("Ligne {i}: café, naïve, 😀, nothing to find.\n\n")),
+        }
+    }
+    text.push_str("And the last todo");
+    if crlf {
+        text = text.replace('\n', "\r\n");
+    }
+    text
+}
+
+#[test]
+fn large_files_searched_on_two_threads_show_what_a_folder_search_shows() {
+    // Files from 4 MiB on are read in halves and their headings found on a
+    // second thread; a folder search does each file on one thread. Both
+    // must agree on every count, match, column, context line and heading.
+    let v = vault();
+    let size = 4 << 20;
+    v.write("big/plain.md", large_note(size, false));
+    v.write("big/crlf.md", large_note(size, true));
+    let mut bom = b"\xEF\xBB\xBF".to_vec();
+    bom.extend_from_slice(large_note(size, false).as_bytes());
+    v.write("big/bom.md", bom);
+    let mut utf16 = vec![0xFF, 0xFE];
+    for unit in large_note(size / 2, false).encode_utf16() {
+        utf16.extend_from_slice(&unit.to_le_bytes());
+    }
+    v.write("big/utf16.md", utf16);
+    v.write("big/notes.txt", large_note(size, false));
+    for name in ["plain.md", "crlf.md", "bom.md", "utf16.md", "notes.txt"] {
+        for (query, regex, max) in [
+            ("todo", false, 500),
+            ("todo", false, 3),
+            ("last todo", false, 50),
+            ("todo$", true, 50),
+            ("^- ", true, 20),
+            ("nowhere at all", false, 50),
+        ] {
+            let args = |scope: Value| {
+                let mut args =
+                    json!({"query": query, "regex": regex, "maxResults": max, "contextLines": 2});
+                args.as_object_mut()
+                    .unwrap()
+                    .extend(scope.as_object().unwrap().clone());
+                args
+            };
+            let one = search(&v, args(json!({"filePath": format!("big/{name}")})));
+            let all = search(
+                &v,
+                args(json!({"directoryPath": "big", "filePattern": name})),
+            );
+            let what = format!("{name} {query:?} max {max}");
+            assert_eq!(one["files"], all["files"], "{what}");
+            assert_eq!(one["totalMatches"], all["totalMatches"], "{what}");
+            assert_eq!(one["truncated"], all["truncated"], "{what}");
+        }
+    }
+    // The match at the very end, under the last heading, past a setext one.
+    let last = search(&v, json!({"query": "last todo", "filePath": "big/crlf.md"}));
+    let m = &last["files"][0]["matches"][0];
+    assert_eq!(m["text"], "And the last todo");
+    assert_eq!(m["nearestHeading"]["level"], 2);
+    assert_eq!(
+        last["files"][0]["matchCount"], 1,
+        "only the one at the end: {last}"
+    );
+}
+
+#[test]
+fn large_files_that_are_not_utf8_text_get_the_usual_verdicts() {
+    let v = vault();
+    let mut text = large_note(4 << 20, false).into_bytes();
+    let mut binary = text.clone();
+    binary.extend_from_slice(b"\x00 todo");
+    v.write("big/binary.md", binary);
+    // A Latin-1 byte in the second half, past the middle.
+    let at = text.len() - 10;
+    text[at] = 0xE9;
+    v.write("big/latin1.md", text);
+    let found = search(&v, json!({"query": "todo", "filePath": "big/binary.md"}));
+    assert_eq!(
+        (
+            &found["binaryFiles"],
+            &found["filesSearched"],
+            &found["totalMatches"]
+        ),
+        (&json!(1), &json!(0), &json!(0))
+    );
+    let found = search(&v, json!({"query": "todo", "filePath": "big/latin1.md"}));
+    assert_eq!(found["unreadable"]["count"], 1);
+    let reason = found["unreadable"]["examples"][0]["reason"]
+        .as_str()
+        .unwrap();
+    assert!(reason.contains("not valid UTF-8"), "{reason}");
+    assert!(reason.contains(&format!("offset {at}")), "{reason}");
+}

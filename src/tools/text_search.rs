@@ -21,6 +21,7 @@ use crate::text::format::{Format, format_of};
 use crate::text::markdown::{self, HeadingsThrough};
 use crate::workspace::WorkspaceError;
 use crate::workspace::roots::ResolvedPath;
+use crate::workspace::search::one_file::{FileText, LastLine, search_one_file};
 use crate::workspace::search::{
     FileHits, FilePattern, LineMatch, Pattern, PatternError, SearchRequest, SearchScope,
     SearchSummary, search,
@@ -209,7 +210,7 @@ Examples:\n\
             )
         };
         let roots = workspace.roots();
-        let summary = search(&SearchRequest {
+        let request = SearchRequest {
             roots: &roots,
             scope,
             pattern: &pattern,
@@ -218,7 +219,29 @@ Examples:\n\
             max_file_size: workspace.options().max_file_size,
             cancel: &cancel,
             progress: &report,
-        });
+        };
+        // One file is searched and shown in one go: its text read once, and
+        // the headings above its matches found while the matches are counted.
+        let mut one_text = FileText::default();
+        let one = match &request.scope {
+            SearchScope::File(path) if params.output_mode == OutputMode::Content => {
+                let markdown = format_of(&path.real) == Format::Markdown;
+                let headings = markdown
+                    .then_some(|text, last: LastLine<'_>| markdown::headings_until(text, last));
+                Some(search_one_file(
+                    &request,
+                    path,
+                    params.max_results,
+                    &mut one_text,
+                    headings,
+                ))
+            }
+            _ => None,
+        };
+        let (summary, one) = match one {
+            Some(one) => (one.summary, Some((one.text, one.matches, one.beside))),
+            None => (search(&request), None),
+        };
 
         let total_matches = summary.total_matches();
         let mut notes = Vec::new();
@@ -243,7 +266,15 @@ Examples:\n\
                     pattern: &pattern,
                     context_lines: params.context_lines,
                 };
-                details.collect(&summary.files, params.max_results, &mut notes)
+                match (one, summary.files.first()) {
+                    (Some((text, matches, headings)), Some(hits)) => {
+                        let shown = matches.len();
+                        let file = details.file_result(hits, text, &matches, headings.as_ref());
+                        (vec![file], shown)
+                    }
+                    (Some(_), None) => (Vec::new(), 0),
+                    (None, _) => details.collect(&summary.files, params.max_results, &mut notes),
+                }
             }
         };
         let complete = match params.output_mode {
@@ -400,28 +431,21 @@ impl Details<'_> {
             if shown >= max {
                 break;
             }
-            // The text the walk kept (one file searched), or the file read
-            // again without its hash or line index; either way searched from
-            // its first match on, and scanned for headings only as far as
-            // the last match shown.
-            let read;
-            let text = match &hits.text {
-                Some(text) => text.as_str(),
-                None => match self.ctx.workspace.read_resolved_text(&hits.path, None) {
-                    Ok(doc) => {
-                        read = doc;
-                        read.text()
-                    }
-                    Err(error) => {
-                        // It changed or vanished since the walk read it.
-                        notes.push(format!(
-                            "{} could not be read again to show its matches: {error}",
-                            hits.path.display()
-                        ));
-                        continue;
-                    }
-                },
+            // The file read again without its hash or line index, searched
+            // from its first match on, and scanned for headings only as far
+            // as the last match shown.
+            let read = match self.ctx.workspace.read_resolved_text(&hits.path, None) {
+                Ok(doc) => doc,
+                Err(error) => {
+                    // It changed or vanished since the walk read it.
+                    notes.push(format!(
+                        "{} could not be read again to show its matches: {error}",
+                        hits.path.display()
+                    ));
+                    continue;
+                }
             };
+            let text = read.text();
             let limit = (max - shown).min(hits.matches.max(1));
             let found = self.pattern.find_from(text, hits.first_line_start, limit);
             let Some(last) = found.last() else {
@@ -430,17 +454,30 @@ impl Details<'_> {
             shown += found.len();
             let headings = (format_of(&hits.path.real) == Format::Markdown)
                 .then(|| markdown::headings_through(text, last.line));
-            let matches = found
-                .iter()
-                .map(|m| self.one_match(text, m, headings.as_ref()))
-                .collect();
-            results.push(FileResult {
-                file_path: hits.path.display(),
-                match_count: hits.matches,
-                matches: Some(matches),
-            });
+            results.push(self.file_result(hits, text, &found, headings.as_ref()));
         }
         (results, shown)
+    }
+
+    /// One file's entry: `found`, its matches in `text`, with their context
+    /// and, given its headings, the nearest heading of each.
+    fn file_result(
+        &self,
+        hits: &FileHits,
+        text: &str,
+        found: &[LineMatch],
+        headings: Option<&HeadingsThrough<'_>>,
+    ) -> FileResult {
+        FileResult {
+            file_path: hits.path.display(),
+            match_count: hits.matches,
+            matches: Some(
+                found
+                    .iter()
+                    .map(|m| self.one_match(text, m, headings))
+                    .collect(),
+            ),
+        }
     }
 
     fn one_match(

@@ -66,11 +66,7 @@ pub(crate) fn scan(text: &str, first_line: usize) -> Scan<'_> {
 /// `last` is asked again before every line, so another thread may name the
 /// line once it knows it (until then it answers `usize::MAX`); the scan never
 /// waits for it. HTML anchors are not collected.
-pub(crate) fn scan_through(
-    text: &str,
-    first_line: usize,
-    last: impl Fn() -> usize,
-) -> Scan<'_> {
+pub(crate) fn scan_through(text: &str, first_line: usize, last: impl Fn() -> usize) -> Scan<'_> {
     let mut scanner = Scanner::new(text);
     scanner.anchors = false;
     let mut count = 0;

@@ -81,7 +81,11 @@ impl HeadingsThrough<'_> {
     /// be past the line these headings were found through, nor past the
     /// text's last line.
     pub fn nearest(&self, line: usize) -> Option<HeadingAbove> {
-        debug_assert!(line <= self.last.max(1), "line {line} is past {}", self.last);
+        debug_assert!(
+            line <= self.last.max(1),
+            "line {line} is past {}",
+            self.last
+        );
         let after = self.headings.partition_point(|h| h.line <= line);
         let raw = &self.headings[after.checked_sub(1)?];
         Some(HeadingAbove {

@@ -37,6 +37,8 @@ pub mod ancestor_rules;
 pub mod contents;
 pub mod file_pattern;
 pub mod files;
+pub mod halves;
+pub mod one_file;
 pub mod pattern;
 pub mod walk;
 

@@ -131,17 +131,10 @@ impl Pattern {
 
     /// How many matches `text` holds, and where the first one's line starts.
     pub fn tally(&self, searcher: &mut Searcher, text: &[u8]) -> Tally {
-        let mut sink = Count {
-            matcher: &self.matcher,
-            total: 0,
-            first_line_start: None,
-        };
+        let mut sink = Matches::new(&self.matcher, text, 0, 0, 0, |_| {});
         // The sink never fails and a slice cannot fail to read.
         let _ = searcher.search_slice(&self.matcher, text, &mut sink);
-        Tally {
-            matches: sink.total,
-            first_line_start: sink.first_line_start.unwrap_or(0),
-        }
+        sink.tally()
     }
 
     /// The first `limit` matches in `text`, in order.
@@ -160,24 +153,36 @@ impl Pattern {
         } else {
             0
         };
-        let lines_before = memchr::memchr_iter(b'\n', &bytes[..start]).count();
-        let mut searcher = SearcherBuilder::new()
-            .line_terminator(LineTerminator::crlf())
-            .line_number(true)
-            .binary_detection(BinaryDetection::none())
-            .bom_sniffing(false)
-            .build();
-        let mut sink = Collect {
-            matcher: &self.matcher,
-            limit,
-            found: Vec::new(),
-            lines_before,
-            offset: start,
-        };
-        if limit > 0 {
-            let _ = searcher.search_slice(&self.matcher, &bytes[start..], &mut sink);
+        if limit == 0 {
+            return Vec::new();
         }
+        let lines_before = memchr::memchr_iter(b'\n', &bytes[..start]).count();
+        let mut sink = Matches::new(&self.matcher, bytes, start, lines_before, limit, |_| {});
+        sink.stop_at_limit = true;
+        let _ = self
+            .searcher()
+            .search_slice(&self.matcher, &bytes[start..], &mut sink);
         sink.found
+    }
+
+    /// Counts every match of `text` and finds the first `limit` of them in
+    /// one pass: [`Pattern::tally`] and [`Pattern::find`] together. As soon as
+    /// the last match it will return is known, `last_line` gets its line (0
+    /// when there is no match), once; another thread can stop its own work on
+    /// the text there, such as looking for the headings above the matches.
+    pub fn tally_and_find(
+        &self,
+        text: &str,
+        limit: usize,
+        last_line: impl FnMut(usize),
+    ) -> (Tally, Vec<LineMatch>) {
+        let bytes = text.as_bytes();
+        let mut sink = Matches::new(&self.matcher, bytes, 0, 0, limit, last_line);
+        let _ = self
+            .searcher()
+            .search_slice(&self.matcher, bytes, &mut sink);
+        sink.name_last_line();
+        (sink.tally(), sink.found)
     }
 }
 
@@ -212,59 +217,109 @@ fn without_ending(line: &[u8]) -> &[u8] {
     line.strip_suffix(b"\r").unwrap_or(line)
 }
 
-struct Count<'a> {
+/// Counts matches and keeps the first `limit` with their lines and columns.
+struct Matches<'a, F> {
     matcher: &'a RegexMatcher,
+    /// The whole text, to count the lines before a match.
+    text: &'a [u8],
+    /// Where the part searched starts in the text.
+    offset: usize,
+    limit: usize,
+    /// Whether the search ends once `limit` matches are found.
+    stop_at_limit: bool,
+    found: Vec<LineMatch>,
     total: usize,
     first_line_start: Option<usize>,
+    /// A position in the text at a line start, and the lines before it.
+    counted: (usize, usize),
+    /// Told the line of the last match kept, once.
+    last_line: Option<F>,
 }
 
-impl Sink for Count<'_> {
-    type Error = std::io::Error;
+impl<'a, F: FnMut(usize)> Matches<'a, F> {
+    fn new(
+        matcher: &'a RegexMatcher,
+        text: &'a [u8],
+        offset: usize,
+        lines_before: usize,
+        limit: usize,
+        last_line: F,
+    ) -> Self {
+        Matches {
+            matcher,
+            text,
+            offset,
+            limit,
+            stop_at_limit: false,
+            found: Vec::new(),
+            total: 0,
+            first_line_start: None,
+            counted: (offset, lines_before),
+            last_line: Some(last_line),
+        }
+    }
 
-    fn matched(&mut self, _: &Searcher, mat: &SinkMatch<'_>) -> Result<bool, std::io::Error> {
-        self.first_line_start
-            .get_or_insert(mat.absolute_byte_offset() as usize);
-        each_match(self.matcher, without_ending(mat.bytes()), |_, _| {
-            self.total += 1;
-            true
-        });
-        Ok(true)
+    fn tally(&self) -> Tally {
+        Tally {
+            matches: self.total,
+            first_line_start: self.first_line_start.unwrap_or(0),
+        }
+    }
+
+    /// Tells `last_line` the line of the last match kept, unless told before.
+    fn name_last_line(&mut self) {
+        if let Some(mut tell) = self.last_line.take() {
+            tell(self.found.last().map_or(0, |m| m.line));
+        }
+    }
+
+    /// The 1-based number of the line that starts at byte `line_start`,
+    /// counted on from the last line numbered.
+    fn line_number(&mut self, line_start: usize) -> usize {
+        let (from, lines) = self.counted;
+        let lines = lines + memchr::memchr_iter(b'\n', &self.text[from..line_start]).count();
+        self.counted = (line_start, lines);
+        lines + 1
     }
 }
 
-struct Collect<'a> {
-    matcher: &'a RegexMatcher,
-    limit: usize,
-    found: Vec<LineMatch>,
-    /// Lines of the text before the part searched.
-    lines_before: usize,
-    /// Where the part searched starts in the text.
-    offset: usize,
-}
-
-impl Sink for Collect<'_> {
+impl<F: FnMut(usize)> Sink for Matches<'_, F> {
     type Error = std::io::Error;
 
     fn matched(&mut self, _: &Searcher, mat: &SinkMatch<'_>) -> Result<bool, std::io::Error> {
-        let line = without_ending(mat.bytes());
-        let number = mat.line_number().unwrap_or(0) as usize + self.lines_before;
         let line_start = mat.absolute_byte_offset() as usize + self.offset;
+        self.first_line_start.get_or_insert(line_start);
+        let line = without_ending(mat.bytes());
+        if self.found.len() >= self.limit {
+            each_match(self.matcher, line, |_, _| {
+                self.total += 1;
+                true
+            });
+            return Ok(!self.stop_at_limit);
+        }
+        let number = self.line_number(line_start);
         let mut chars = 0;
         let mut counted_to = 0;
         each_match(self.matcher, line, |start, end| {
-            // Characters are counted once per line, from the previous match on.
-            chars += char_count(&line[counted_to..start]);
-            counted_to = start;
-            self.found.push(LineMatch {
-                line: number,
-                line_start,
-                column: chars + 1,
-                start,
-                end,
-            });
-            self.found.len() < self.limit
+            self.total += 1;
+            if self.found.len() < self.limit {
+                // Characters are counted once per line, from the previous match on.
+                chars += char_count(&line[counted_to..start]);
+                counted_to = start;
+                self.found.push(LineMatch {
+                    line: number,
+                    line_start,
+                    column: chars + 1,
+                    start,
+                    end,
+                });
+            }
+            !self.stop_at_limit || self.found.len() < self.limit
         });
-        Ok(self.found.len() < self.limit)
+        if self.found.len() >= self.limit {
+            self.name_last_line();
+        }
+        Ok(!self.stop_at_limit || self.found.len() < self.limit)
     }
 }
 

@@ -32,8 +32,8 @@ use ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkBuilder, Wal
 use super::ancestor_rules::AncestorRules;
 use super::contents::read_text;
 use super::file_pattern::FilePattern;
+use super::one_file::{FileText, LastLine, search_one_file};
 use super::pattern::Pattern;
-use crate::text::encoding::decode;
 use crate::workspace::beneath::{self, open_for_reading};
 use crate::workspace::extensions::ExtensionFilter;
 use crate::workspace::read::ReadError;
@@ -89,9 +89,6 @@ pub struct FileHits {
     /// Byte offset in its text where the first match's line starts, so that
     /// showing the matches need not search the text before it again.
     pub first_line_start: usize,
-    /// The file's text, kept when the search covered this one file, so that
-    /// showing its matches need not read it again.
-    pub text: Option<String>,
 }
 
 /// A file or folder that could not be searched.
@@ -146,24 +143,8 @@ pub fn search(request: &SearchRequest<'_>) -> SearchSummary {
     let mut summary = SearchSummary::default();
     match &request.scope {
         SearchScope::File(path) => {
-            let mut tally = Tally::default();
-            let mut buffer = Vec::new();
-            if let Some(dir) = request.roots.dir(&path.root) {
-                tally.search_file(
-                    request,
-                    dir,
-                    &path.real,
-                    &path.root,
-                    &mut request.pattern.searcher(),
-                    &mut buffer,
-                );
-            }
-            // A large file is then read once, not twice. Decoding again is
-            // only a check at memory speed for UTF-8, the usual case.
-            if let Some(hits) = tally.files.first_mut() {
-                hits.text = decode(buffer, None).ok().map(|decoded| decoded.text);
-            }
-            summary.absorb(tally);
+            let mut text = FileText::default();
+            summary = search_one_file(request, path, 0, &mut text, NO_WORK_BESIDE).summary;
         }
         SearchScope::Folders(folders) => {
             for folder in outermost(folders) {
@@ -256,6 +237,30 @@ pub(crate) fn is_skipped_folder(entry: &DirEntry) -> bool {
     entry.depth() > 0 && SKIPPED.iter().any(|s| entry.file_name() == *s)
 }
 
+/// How a file that could not be searched is reported.
+pub(super) enum Skipped {
+    /// Counted among the binary files.
+    Binary,
+    /// Not told at all.
+    Unsaid,
+    /// Listed as unreadable, for this reason.
+    Unreadable(String),
+}
+
+/// How a file that failed to read with `error` is reported.
+pub(super) fn skipped(error: ReadError) -> Skipped {
+    match error {
+        error if error.is_binary() => Skipped::Binary,
+        // Swapped for a link out of the root during the walk: nothing about
+        // it may be told.
+        ReadError::Io(e) if beneath::is_escape(&e) => Skipped::Unsaid,
+        error => Skipped::Unreadable(error.to_string()),
+    }
+}
+
+/// No work beside the search of one file.
+const NO_WORK_BESIDE: Option<fn(&str, LastLine<'_>)> = None;
+
 /// Counts kept by one thread.
 #[derive(Debug, Default)]
 struct Tally {
@@ -280,6 +285,14 @@ impl Tally {
         let read = open_for_reading(dir, rel)
             .and_then(|file| read_text(&file, request.max_file_size, buffer));
         match read {
+            Err(error) => match skipped(error) {
+                Skipped::Binary => self.binary += 1,
+                Skipped::Unsaid => {}
+                Skipped::Unreadable(reason) => self.unreadable.push(Unreadable {
+                    path: path.to_path_buf(),
+                    reason,
+                }),
+            },
             Ok(contents) => {
                 self.searched += 1;
                 let tally = request.pattern.tally(searcher, contents.bytes());
@@ -292,18 +305,9 @@ impl Tally {
                         },
                         matches: tally.matches,
                         first_line_start: tally.first_line_start,
-                        text: None,
                     });
                 }
             }
-            Err(error) if error.is_binary() => self.binary += 1,
-            // Swapped for a link out of the root during the walk: nothing
-            // about it may be told.
-            Err(ReadError::Io(e)) if beneath::is_escape(&e) => {}
-            Err(error) => self.unreadable.push(Unreadable {
-                path: path.to_path_buf(),
-                reason: error.to_string(),
-            }),
         }
     }
 
