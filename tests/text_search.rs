@@ -619,3 +619,47 @@ fn large_files_that_are_not_utf8_text_get_the_usual_verdicts() {
     assert!(reason.contains("not valid UTF-8"), "{reason}");
     assert!(reason.contains(&format!("offset {at}")), "{reason}");
 }
+
+#[test]
+fn text_inspect_of_a_large_note_finds_the_headings_and_hash_of_what_is_on_disk() {
+    // TextInspect hashes a large file and scans its headings on other
+    // threads while it searches, and remembers the hash of a file left
+    // alone for a while: every answer must still be the file's own.
+    use mcp_server_text::text::{hash::file_hash, markdown};
+    let v = vault();
+    let text = large_note(4 << 20, true);
+    v.write("big/inspect.md", &text);
+    let outline = markdown::parse(&text);
+    let inspect = |v: &Vault| {
+        v.ok(
+            "TextInspect",
+            json!({"filePath": "big/inspect.md", "mode": "search", "query": "todo"}),
+        )
+    };
+    let found = inspect(&v);
+    assert_eq!(found["fileHash"], file_hash(&[text.as_bytes()]));
+    assert_eq!(found["lineEnding"], "CRLF");
+    let matches = found["matches"].as_array().unwrap();
+    assert_eq!(
+        matches.len(),
+        100,
+        "the first 100 of {}",
+        found["totalMatches"]
+    );
+    for m in matches {
+        let line = m["line"].as_u64().unwrap() as usize;
+        let heading = outline.nearest_heading(line);
+        assert_eq!(
+            m["nearestHeading"]["line"].as_u64().map(|l| l as usize),
+            heading.map(|h| h.line),
+            "{m}"
+        );
+    }
+    // The same bytes written again, with the same size: a new hash.
+    std::thread::sleep(mcp_server_text::workspace::hash_memo::SETTLED);
+    assert_eq!(inspect(&v)["fileHash"], found["fileHash"]);
+    assert_eq!(inspect(&v)["fileHash"], found["fileHash"]);
+    let changed = text.replacen("todo", "TODO", 1);
+    v.write("big/inspect.md", &changed);
+    assert_eq!(inspect(&v)["fileHash"], file_hash(&[changed.as_bytes()]));
+}

@@ -95,6 +95,18 @@ impl Document {
         Ok(Document::assemble(text, encoding, bom, raw))
     }
 
+    /// A document of UTF-8 `text` read from a file, which started with a
+    /// byte order mark if `bom`: what [`Document::decode`] makes of the
+    /// file's bytes when they are UTF-8 without NUL bytes.
+    pub fn from_utf8(text: String, bom: bool) -> Document {
+        Document::assemble(text, TextEncoding::Utf8, bom, None)
+    }
+
+    /// The text, given up.
+    pub fn into_text(self) -> String {
+        self.text
+    }
+
     fn assemble(text: String, encoding: TextEncoding, bom: bool, raw: Option<Vec<u8>>) -> Document {
         Document {
             text,

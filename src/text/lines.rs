@@ -250,9 +250,39 @@ pub fn split_lines(text: &str) -> impl Iterator<Item = &str> {
     })
 }
 
+/// The line that starts at byte `start` (without its ending, by the line
+/// model: `\n`, or `\r\n`), and where the next line starts.
+pub fn line_at(text: &str, start: usize) -> (&str, usize) {
+    let rest = &text[start..];
+    match memchr::memchr(b'\n', rest.as_bytes()) {
+        Some(at) => {
+            let line = &rest[..at];
+            (line.strip_suffix('\r').unwrap_or(line), start + at + 1)
+        }
+        None => (rest, text.len()),
+    }
+}
+
+/// Where the line before the one starting at byte `start` (> 0) starts.
+pub fn previous_line_start(text: &str, start: usize) -> usize {
+    memchr::memrchr(b'\n', &text.as_bytes()[..start - 1]).map_or(0, |at| at + 1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lines_around_an_offset_follow_the_line_model() {
+        let text = "one\r\ntwo\rstill two\n\nlast";
+        assert_eq!(line_at(text, 0), ("one", 5));
+        assert_eq!(line_at(text, 5), ("two\rstill two", 19));
+        assert_eq!(line_at(text, 19), ("", 20));
+        assert_eq!(line_at(text, 20), ("last", text.len()));
+        assert_eq!(previous_line_start(text, 20), 19);
+        assert_eq!(previous_line_start(text, 19), 5);
+        assert_eq!(previous_line_start(text, 5), 0);
+    }
 
     #[test]
     fn counts_lines_like_an_editor() {

@@ -2,6 +2,8 @@
 //! blocks, sections, functions), a search within the file, or a quick look at
 //! some line ranges.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use regex::RegexBuilder;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -14,6 +16,7 @@ use super::tool::{Effects, Tool, Toolset};
 use crate::text::document::Document;
 use crate::text::excerpt::{MAX_CONTEXT_LINE, NumberedLine, brief, clip_middle, cut, numbered};
 use crate::text::format::{Format, format_of};
+use crate::text::lines::{line_at, previous_line_start};
 use crate::text::markdown::{
     self, Anchor, CodeBlock, Frontmatter, HeadingNode, LinkedDocument, MarkdownOutline, parse_links,
 };
@@ -21,6 +24,8 @@ use crate::text::plain::{self, CommentBlock, IniSection};
 use crate::text::syntax::{self, OutlineItem, SyntaxReport};
 use crate::workspace::OpenFile;
 use crate::workspace::read::human_size;
+use crate::workspace::search::halves;
+use crate::workspace::search::one_file::PARALLEL_FROM;
 
 /// Most matches a search returns.
 pub const MAX_MATCHES: usize = 100;
@@ -274,67 +279,105 @@ Examples:\n\
             ))
             .suggest("Use TextRead to read a larger range around a match"));
         }
-        let file = ctx.workspace.read(&params.file_path, None)?;
+        let (file, key) = ctx.workspace.read_keyed(&params.file_path)?;
         let doc = &file.doc;
-        let format = format_of(&file.path.real);
-        let mut out = TextInspectOutput {
-            file_path: file.path.display(),
-            total_lines: doc.line_count(),
-            file_size: human_size(doc.byte_len() as u64),
-            format: format.name(),
-            language: match format {
-                Format::Code(lang) => Some(lang.name()),
-                _ => None,
-            },
-            encoding: doc.encoding().name(),
-            bom: doc.has_bom(),
-            line_ending: doc.eol_style().name(),
-            final_newline: doc.has_final_newline(),
-            file_hash: doc.hash(),
-            ..TextInspectOutput::default()
+        // A large file is hashed on a second thread while the mode's work
+        // runs; its hash is remembered while it stays unchanged.
+        let large = doc.byte_len() as u64 >= PARALLEL_FROM;
+        let hash = || ctx.workspace.reported_hash(doc, key);
+        let (file_hash, out) = if large {
+            std::thread::scope(|scope| {
+                let file_hash = scope.spawn(|| {
+                    let file_hash = hash();
+                    // The line index, which a search needs only at the end.
+                    doc.lines();
+                    file_hash
+                });
+                let out = inspect(ctx, &params, &file, query);
+                let file_hash = file_hash
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                (file_hash, out)
+            })
+        } else {
+            (hash(), inspect(ctx, &params, &file, query))
         };
-        match params.mode {
-            Mode::Structure => {
-                let (structure, note) = if format == Format::Markdown {
-                    markdown_structure(ctx, &file)
-                } else {
-                    structure(doc, format)
-                };
-                out.structure = Some(structure);
-                out.note = note;
-            }
-            Mode::Search => {
-                let query = query.unwrap_or_default();
-                let (matches, total) = search(
-                    doc,
-                    &query,
-                    params.regex,
-                    params.case_sensitive,
-                    params.context,
-                    format == Format::Markdown,
-                )?;
-                out.truncated = (total > matches.len()).then_some(true);
-                if total > matches.len() {
-                    out.note = Some(format!(
-                        "Showing the first {} of {total} matches; narrow the query to see the rest",
-                        matches.len()
-                    ));
-                }
-                out.matches = Some(matches);
-                out.total_matches = Some(total);
-                out.query = Some(query);
-            }
-            Mode::Lines => {
-                let query = query.unwrap_or_default();
-                let (lines, truncated, note) = lines_mode(doc, &query)?;
-                out.lines = Some(lines);
-                out.truncated = truncated.then_some(true);
-                out.note = note;
-                out.query = Some(query);
-            }
+        let mut out = out?;
+        out.file_hash = file_hash;
+        if large {
+            // Its memory serves the next large read.
+            halves::recycle(file.doc.into_text());
         }
         Ok(out)
     }
+}
+
+/// TextInspect's answer for `file`, but its hash.
+fn inspect(
+    ctx: &ToolContext,
+    params: &TextInspectParams,
+    file: &OpenFile,
+    query: Option<String>,
+) -> Result<TextInspectOutput, ToolError> {
+    let doc = &file.doc;
+    let format = format_of(&file.path.real);
+    let mut out = TextInspectOutput::default();
+    match params.mode {
+        Mode::Structure => {
+            let (structure, note) = if format == Format::Markdown {
+                markdown_structure(ctx, file)
+            } else {
+                structure(doc, format)
+            };
+            out.structure = Some(structure);
+            out.note = note;
+        }
+        Mode::Search => {
+            let query = query.unwrap_or_default();
+            let (matches, total) = search(
+                doc,
+                &query,
+                params.regex,
+                params.case_sensitive,
+                params.context,
+                format == Format::Markdown,
+            )?;
+            out.truncated = (total > matches.len()).then_some(true);
+            if total > matches.len() {
+                out.note = Some(format!(
+                    "Showing the first {} of {total} matches; narrow the query to see the rest",
+                    matches.len()
+                ));
+            }
+            out.matches = Some(matches);
+            out.total_matches = Some(total);
+            out.query = Some(query);
+        }
+        Mode::Lines => {
+            let query = query.unwrap_or_default();
+            let (lines, truncated, note) = lines_mode(doc, &query)?;
+            out.lines = Some(lines);
+            out.truncated = truncated.then_some(true);
+            out.note = note;
+            out.query = Some(query);
+        }
+    }
+    // Last: a search leaves the line index to the other thread meanwhile.
+    Ok(TextInspectOutput {
+        file_path: file.path.display(),
+        total_lines: doc.line_count(),
+        file_size: human_size(doc.byte_len() as u64),
+        format: format.name(),
+        language: match format {
+            Format::Code(lang) => Some(lang.name()),
+            _ => None,
+        },
+        encoding: doc.encoding().name(),
+        bom: doc.has_bom(),
+        line_ending: doc.eol_style().name(),
+        final_newline: doc.has_final_newline(),
+        ..out
+    })
 }
 
 fn capped<T>(items: Vec<T>) -> (Vec<T>, bool) {
@@ -510,54 +553,113 @@ fn search(
             ))
             .suggest("Fix the pattern, or pass regex=false to search for the text literally")
         })?;
+    if !markdown {
+        return Ok(find_matches(doc, &re, context, |_| {}));
+    }
+    // Headings are looked for only as far as the last match shown; in a
+    // large file, on a second thread while the matches are found.
     let text = doc.text();
-    let index = doc.lines();
+    let last = AtomicUsize::new(usize::MAX);
+    let name_last = |line| last.store(line, Ordering::Relaxed);
+    let (mut matches, total, headings) = if doc.byte_len() as u64 >= PARALLEL_FROM {
+        std::thread::scope(|scope| {
+            let headings =
+                scope.spawn(|| markdown::headings_until(text, || last.load(Ordering::Relaxed)));
+            let (matches, total) = find_matches(doc, &re, context, name_last);
+            let headings = headings
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (matches, total, headings)
+        })
+    } else {
+        let (matches, total) = find_matches(doc, &re, context, name_last);
+        let through = matches.last().map_or(0, |m| m.line);
+        (matches, total, markdown::headings_through(text, through))
+    };
+    for m in &mut matches {
+        m.nearest_heading = headings.nearest(m.line).map(|h| NearestHeading {
+            level: h.level,
+            text: h.text,
+            line: h.line,
+        });
+    }
+    Ok((matches, total))
+}
+
+/// Every match of `re` in `doc`, counted, and the first [`MAX_MATCHES`]
+/// shown (without their heading); `last_line` is told the line of the last
+/// one shown as soon as it is known (0 when there is none). Lines are
+/// counted from match to match rather than looked up in the line index, so
+/// the index can be built on another thread meanwhile.
+fn find_matches(
+    doc: &Document,
+    re: &regex::Regex,
+    context: usize,
+    mut last_line: impl FnMut(usize),
+) -> (Vec<SearchMatch>, usize) {
+    let text = doc.text();
+    let bytes = text.as_bytes();
     let mut matches = Vec::new();
     let mut total = 0;
-    let mut last_line = 0;
+    let mut last_shown = 0;
+    let mut told = false;
+    // A position in the text and the line breaks before it.
+    let mut counted = (0, 0);
     for m in re.find_iter(text) {
-        if m.is_empty() && m.start() == text.len() && !text.is_empty() {
-            continue;
-        }
-        let line = index.line_of_offset(m.start()).max(1);
-        if doc.line_count() == 0 {
+        if text.is_empty() {
             break;
         }
-        total += 1;
-        if matches.len() >= MAX_MATCHES || line == last_line && m.is_empty() {
+        if m.is_empty() && m.start() == text.len() {
             continue;
         }
-        last_line = line;
-        let line_start = index.start(line);
+        total += 1;
+        if matches.len() >= MAX_MATCHES {
+            continue;
+        }
+        let (from, breaks) = counted;
+        let breaks = breaks + memchr::memchr_iter(b'\n', &bytes[from..m.start()]).count();
+        counted = (m.start(), breaks);
+        let line = breaks + 1;
+        if line == last_shown && m.is_empty() {
+            continue;
+        }
+        last_shown = line;
+        let line_start = memchr::memrchr(b'\n', &bytes[..m.start()]).map_or(0, |at| at + 1);
+        let (line_text, next) = line_at(text, line_start);
         let column = text[line_start..m.start()].chars().count() + 1;
-        let context = (context > 0).then(|| MatchContext {
-            before: (line.saturating_sub(context).max(1)..line)
-                .map(|k| cut(doc.line(k), MAX_CONTEXT_LINE))
-                .collect(),
-            after: (line + 1..=(line + context).min(doc.line_count()))
-                .map(|k| cut(doc.line(k), MAX_CONTEXT_LINE))
-                .collect(),
+        let context = (context > 0).then(|| {
+            let mut before = Vec::with_capacity(context);
+            let mut start = line_start;
+            while before.len() < context && start > 0 {
+                start = previous_line_start(text, start);
+                before.push(cut(line_at(text, start).0, MAX_CONTEXT_LINE));
+            }
+            before.reverse();
+            let mut after = Vec::with_capacity(context);
+            let mut start = next;
+            while after.len() < context && start < text.len() {
+                let (line, following) = line_at(text, start);
+                after.push(cut(line, MAX_CONTEXT_LINE));
+                start = following;
+            }
+            MatchContext { before, after }
         });
         matches.push(SearchMatch {
             line,
             column,
-            text: cut(doc.line(line), MAX_CONTEXT_LINE),
+            text: cut(line_text, MAX_CONTEXT_LINE),
             context,
             nearest_heading: None,
         });
-    }
-    // Headings are looked for only as far as the last match shown.
-    if markdown && let Some(last) = matches.last().map(|m| m.line) {
-        let headings = markdown::headings_through(text, last);
-        for m in &mut matches {
-            m.nearest_heading = headings.nearest(m.line).map(|h| NearestHeading {
-                level: h.level,
-                text: h.text,
-                line: h.line,
-            });
+        if matches.len() == MAX_MATCHES && !told {
+            told = true;
+            last_line(line);
         }
     }
-    Ok((matches, total))
+    if !told {
+        last_line(matches.last().map_or(0, |m| m.line));
+    }
+    (matches, total)
 }
 
 fn lines_mode(
@@ -621,4 +723,93 @@ fn lines_mode(
         truncated,
         (!notes.is_empty()).then(|| notes.join("; ")),
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Matches as the line index places them: the reference for
+    /// [`find_matches`], which counts lines from match to match instead.
+    fn by_index(doc: &Document, re: &regex::Regex, context: usize) -> (Vec<SearchMatch>, usize) {
+        let text = doc.text();
+        let index = doc.lines();
+        let (mut matches, mut total, mut last_line) = (Vec::new(), 0, 0);
+        for m in re.find_iter(text) {
+            if m.is_empty() && m.start() == text.len() && !text.is_empty() {
+                continue;
+            }
+            let line = index.line_of_offset(m.start()).max(1);
+            if doc.line_count() == 0 {
+                break;
+            }
+            total += 1;
+            if matches.len() >= MAX_MATCHES || line == last_line && m.is_empty() {
+                continue;
+            }
+            last_line = line;
+            let column = text[index.start(line)..m.start()].chars().count() + 1;
+            let context = (context > 0).then(|| MatchContext {
+                before: (line.saturating_sub(context).max(1)..line)
+                    .map(|k| cut(doc.line(k), MAX_CONTEXT_LINE))
+                    .collect(),
+                after: (line + 1..=(line + context).min(doc.line_count()))
+                    .map(|k| cut(doc.line(k), MAX_CONTEXT_LINE))
+                    .collect(),
+            });
+            matches.push(SearchMatch {
+                line,
+                column,
+                text: cut(doc.line(line), MAX_CONTEXT_LINE),
+                context,
+                nearest_heading: None,
+            });
+        }
+        (matches, total)
+    }
+
+    fn piece() -> impl Strategy<Value = &'static str> {
+        prop::sample::select(vec![
+            "a", "b", "ab", "é", "\n", "\r\n", "\r", " ", "a\n", "# a\n", "😀",
+        ])
+    }
+
+    proptest! {
+        #[test]
+        fn counting_lines_from_match_to_match_agrees_with_the_line_index(
+            pieces in prop::collection::vec(piece(), 0..40),
+            query in prop::sample::select(vec!["a", "b", "$", "^", "", "a\\s+b", "\\r", "a|é", "(?s).", "a*"]),
+            context in 0usize..3,
+        ) {
+            let text: String = pieces.concat();
+            let doc = Document::from_utf8(text.clone(), false);
+            let re = RegexBuilder::new(query)
+                .multi_line(true)
+                .crlf(true)
+                .build()
+                .unwrap();
+            let mut told = Vec::new();
+            let found = find_matches(&doc, &re, context, |line| told.push(line));
+            let expected = by_index(&doc, &re, context);
+            prop_assert_eq!(
+                serde_json::to_value(&found.0).unwrap(),
+                serde_json::to_value(&expected.0).unwrap(),
+                "{:?} in {:?}", query, text
+            );
+            prop_assert_eq!(found.1, expected.1);
+            prop_assert_eq!(told, vec![expected.0.last().map_or(0, |m| m.line)]);
+        }
+    }
+
+    #[test]
+    fn the_last_line_shown_is_told_when_the_limit_is_reached() {
+        let text = "x\n".repeat(MAX_MATCHES + 10);
+        let doc = Document::from_utf8(text, false);
+        let re = regex::Regex::new("x").unwrap();
+        let mut told = Vec::new();
+        let (matches, total) = find_matches(&doc, &re, 0, |line| told.push(line));
+        assert_eq!((matches.len(), total), (MAX_MATCHES, MAX_MATCHES + 10));
+        assert_eq!(told, [MAX_MATCHES]);
+    }
 }

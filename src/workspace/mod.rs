@@ -39,6 +39,7 @@ pub mod external;
 pub mod fd_room;
 pub mod file_lock;
 pub mod formatters;
+pub mod hash_memo;
 pub mod history;
 pub mod listing;
 pub mod read;
@@ -61,6 +62,7 @@ use commit::{Change, History};
 pub use error::WorkspaceError;
 use extensions::ExtensionFilter;
 use file_lock::{FileLock, FolderLock, LockError};
+use hash_memo::{FileKey, HashMemo};
 use history::HistoryOptions;
 use read::ReadError;
 use roots::{PathError, ResolvedPath, RootError, Roots};
@@ -102,6 +104,8 @@ pub struct Workspace {
     roots: RwLock<Arc<Roots>>,
     options: WorkspaceOptions,
     batch_hook: RwLock<Option<batch::BatchHook>>,
+    /// Hashes of large files as reported, shared by every fork.
+    hash_memo: Arc<HashMemo>,
 }
 
 /// A text file that was read.
@@ -138,6 +142,7 @@ impl Workspace {
             roots: RwLock::new(Arc::new(roots)),
             options,
             batch_hook: RwLock::new(None),
+            hash_memo: Arc::default(),
         })
     }
 
@@ -154,6 +159,7 @@ impl Workspace {
                     .unwrap_or_else(|e| e.into_inner())
                     .clone(),
             ),
+            hash_memo: Arc::clone(&self.hash_memo),
         }
     }
 
@@ -311,6 +317,34 @@ impl Workspace {
         beneath::open_for_reading(&root, &rel)
             .and_then(|file| read::read_document(&file, self.options.max_file_size, encoding))
             .map_err(|error| self.read_error(path, error))
+    }
+
+    /// Reads a file like [`Workspace::read`], without working out its hash
+    /// or line index; with the file's key when it is large and was not
+    /// changed while it was read or shortly before, for
+    /// [`Workspace::reported_hash`].
+    pub fn read_keyed(&self, given: &str) -> Result<(OpenFile, Option<FileKey>), WorkspaceError> {
+        let path = self.resolve_file(given)?;
+        let (root, rel) = self.handle(&path)?;
+        let read = beneath::open_for_reading(&root, &rel).and_then(|file| {
+            let before = file.metadata().map_err(ReadError::Io)?;
+            let doc = read::read_document(&file, self.options.max_file_size, None)?;
+            let after = file.metadata().map_err(ReadError::Io)?;
+            let large = after.len() >= search::one_file::PARALLEL_FROM;
+            Ok((
+                doc,
+                large.then(|| FileKey::settled(&before, &after)).flatten(),
+            ))
+        });
+        let (doc, key) = read.map_err(|error| self.read_error(&path, error))?;
+        Ok((OpenFile { path, doc }, key))
+    }
+
+    /// The hash of `doc`, read with `key` by [`Workspace::read_keyed`], to
+    /// report: remembered for a large file that has not changed since. Never
+    /// for checking an edit, which hashes what it read.
+    pub fn reported_hash(&self, doc: &Document, key: Option<FileKey>) -> String {
+        self.hash_memo.get_or_hash(key, || doc.hash())
     }
 
     /// Takes the write lock of a resolved file: an OS lock on the file

@@ -20,6 +20,8 @@ use std::io;
 
 use crate::text::document::Document;
 use crate::text::encoding::{DecodeError, TextEncoding};
+use crate::workspace::search::halves::read_in_halves;
+use crate::workspace::search::one_file::PARALLEL_FROM;
 
 /// Why a file could not be read as text.
 #[derive(Debug)]
@@ -98,11 +100,25 @@ pub fn check_readable(meta: &std::fs::Metadata, max_size: u64) -> Result<(), Rea
 
 /// Reads and decodes `file` (opened by [`super::beneath::open_for_reading`]),
 /// reading at most `max_size + 1` bytes.
+///
+/// A large file in no declared encoding is first read in halves by two
+/// threads ([`super::search::halves`]); that gives the same document when
+/// it is UTF-8 without NUL bytes, and anything else is read the usual way.
 pub fn read_document(
     file: &File,
     max_size: u64,
     encoding: Option<TextEncoding>,
 ) -> Result<Document, ReadError> {
+    if encoding.is_none() {
+        let meta = file.metadata().map_err(ReadError::Io)?;
+        check_readable(&meta, max_size)?;
+        if meta.len() >= PARALLEL_FROM
+            && let Some(text) = read_in_halves(file, meta.len())
+        {
+            let bom = text.has_bom();
+            return Ok(Document::from_utf8(text.into_string(), bom));
+        }
+    }
     let bytes = super::beneath::read_limited(file, max_size)?;
     Document::decode(bytes, encoding).map_err(ReadError::Decode)
 }

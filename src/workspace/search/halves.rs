@@ -50,6 +50,25 @@ impl HalvesText {
     pub fn as_str(&self) -> &str {
         &self.bytes[self.start..]
     }
+
+    /// Whether the file starts with a UTF-8 byte order mark.
+    pub fn has_bom(&self) -> bool {
+        self.start > 0
+    }
+
+    /// The text, without the byte order mark, to keep; its memory is then
+    /// not kept for the next read (but see [`recycle`]).
+    pub fn into_string(mut self) -> String {
+        let mut text = std::mem::take(&mut self.bytes);
+        text.drain(..self.start);
+        text
+    }
+}
+
+/// Offers the memory of a large text that is no longer needed to the next
+/// large read.
+pub fn recycle(text: String) {
+    keep(text.into_bytes());
 }
 
 impl Drop for HalvesText {
