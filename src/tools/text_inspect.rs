@@ -16,7 +16,7 @@ use super::tool::{Effects, Tool, Toolset};
 use crate::text::document::Document;
 use crate::text::excerpt::{MAX_CONTEXT_LINE, NumberedLine, brief, clip_middle, cut, numbered};
 use crate::text::format::{Format, format_of};
-use crate::text::lines::{line_at, previous_line_start};
+use crate::text::lines::{LineCounts, line_at, previous_line_start};
 use crate::text::markdown::{
     self, Anchor, CodeBlock, Frontmatter, HeadingNode, LinkedDocument, MarkdownOutline, parse_links,
 };
@@ -289,9 +289,15 @@ Examples:\n\
             std::thread::scope(|scope| {
                 let file_hash = scope.spawn(|| {
                     let file_hash = hash();
-                    // The line index, which a search needs only at the end.
-                    doc.lines();
-                    file_hash
+                    // A search only counts the lines (on this thread); the
+                    // other modes look lines up in the index.
+                    let counts = if params.mode == Mode::Search {
+                        Some(LineCounts::of(doc.text()))
+                    } else {
+                        doc.lines();
+                        None
+                    };
+                    (file_hash, counts)
                 });
                 let out = inspect(ctx, &params, &file, query);
                 let file_hash = file_hash
@@ -300,10 +306,16 @@ Examples:\n\
                 (file_hash, out)
             })
         } else {
-            (hash(), inspect(ctx, &params, &file, query))
+            let counts = (params.mode == Mode::Search).then(|| LineCounts::of(doc.text()));
+            ((hash(), counts), inspect(ctx, &params, &file, query))
         };
+        let (file_hash, counts) = file_hash;
         let mut out = out?;
         out.file_hash = file_hash;
+        if let Some(counts) = counts {
+            out.total_lines = counts.lines;
+            out.line_ending = counts.eol_style().name();
+        }
         if large {
             // Its memory serves the next large read.
             halves::recycle(file.doc.into_text());
@@ -362,10 +374,15 @@ fn inspect(
             out.query = Some(query);
         }
     }
-    // Last: a search leaves the line index to the other thread meanwhile.
+    // A search builds no line index: its caller fills in the line counts.
+    let (total_lines, line_ending) = if params.mode == Mode::Search {
+        (0, "")
+    } else {
+        (doc.line_count(), doc.eol_style().name())
+    };
     Ok(TextInspectOutput {
         file_path: file.path.display(),
-        total_lines: doc.line_count(),
+        total_lines,
         file_size: human_size(doc.byte_len() as u64),
         format: format.name(),
         language: match format {
@@ -374,8 +391,8 @@ fn inspect(
         },
         encoding: doc.encoding().name(),
         bom: doc.has_bom(),
-        line_ending: doc.eol_style().name(),
-        final_newline: doc.has_final_newline(),
+        line_ending,
+        final_newline: doc.text().ends_with('\n'),
         ..out
     })
 }
