@@ -3,7 +3,8 @@
 //! (60 times), sends each process SIGKILL after a random delay, and checks
 //! the file after every kill: it must hold exactly its old bytes or exactly
 //! its new ones (a torn file holds anything else), and nothing else may be
-//! left in its folder. Prints the counts and the bytes left behind.
+//! left in its folder or in the edit history's folder but whole records.
+//! Prints the counts and the bytes left behind.
 //!
 //! `cargo bench --bench kill_write [-- KILLS_20MB KILLS_50MB]`; with
 //! `KILL_WRITE_BIN=path` it kills that build of the server instead (to
@@ -12,6 +13,8 @@
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+
+use mcp_server_text::workspace::history::HISTORY_DIR;
 
 /// The server this build made, unless `KILL_WRITE_BIN` names another.
 fn bin() -> String {
@@ -140,8 +143,20 @@ fn run(size_mb: usize, kills: usize) -> Tally {
             tally.torn += 1;
             std::fs::write(&file, &old).unwrap();
         }
-        for entry in std::fs::read_dir(dir.path()).unwrap().flatten() {
-            if entry.file_name() != "big.txt" {
+        // The edit history's folder holds whole records (`*.rec`, linked
+        // under their name only once written); anything else, there or next
+        // to the file, was left behind.
+        let history = dir.path().join(HISTORY_DIR);
+        let entries = std::fs::read_dir(dir.path()).unwrap().flatten();
+        let records = std::fs::read_dir(&history).into_iter().flatten().flatten();
+        for entry in entries.chain(records) {
+            let name = entry.file_name();
+            let expected = if entry.path().parent() == Some(history.as_path()) {
+                name.to_string_lossy().ends_with(".rec")
+            } else {
+                name == "big.txt" || name == HISTORY_DIR
+            };
+            if !expected {
                 tally.leftover_files += 1;
                 tally.leftover_bytes += entry.metadata().map(|m| m.len()).unwrap_or(0);
                 let _ = std::fs::remove_file(entry.path());
