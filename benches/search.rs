@@ -293,8 +293,8 @@ fn search_large_note(with_rg: bool) {
     let text = large_note(50_000_000);
     std::fs::write(&file, &text).unwrap();
     // TextInspect remembers the hash of a large file only once the file has
-    // been left alone for a few seconds (see workspace::hash_memo); a note
-    // is usually older than that. The first call of each query is shown
+    // been left alone for 40 s (see workspace::hash_memo); a note is usually
+    // older than that. The first call of each query is shown
     // apart: it reads into fresh memory and, for TextInspect, hashes.
     std::thread::sleep(mcp_server_text::workspace::hash_memo::SETTLED + Duration::from_millis(500));
     let workspace =

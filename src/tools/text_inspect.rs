@@ -286,23 +286,28 @@ Examples:\n\
         let large = doc.byte_len() as u64 >= PARALLEL_FROM;
         let hash = || ctx.workspace.reported_hash(doc, key);
         let (file_hash, out) = if large {
+            let beside = || {
+                let file_hash = hash();
+                // A search only counts the lines (on this thread); the
+                // other modes look lines up in the index.
+                let counts = if params.mode == Mode::Search {
+                    Some(LineCounts::of(doc.text()))
+                } else {
+                    doc.lines();
+                    None
+                };
+                (file_hash, counts)
+            };
             std::thread::scope(|scope| {
-                let file_hash = scope.spawn(|| {
-                    let file_hash = hash();
-                    // A search only counts the lines (on this thread); the
-                    // other modes look lines up in the index.
-                    let counts = if params.mode == Mode::Search {
-                        Some(LineCounts::of(doc.text()))
-                    } else {
-                        doc.lines();
-                        None
-                    };
-                    (file_hash, counts)
-                });
+                let second = std::thread::Builder::new().spawn_scoped(scope, beside).ok();
                 let out = inspect(ctx, &params, &file, query);
-                let file_hash = file_hash
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                let file_hash = match second {
+                    Some(second) => second
+                        .join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                    // No thread to be had: one after the other.
+                    None => beside(),
+                };
                 (file_hash, out)
             })
         } else {
@@ -579,13 +584,17 @@ fn search(
     let last = AtomicUsize::new(usize::MAX);
     let name_last = |line| last.store(line, Ordering::Relaxed);
     let (mut matches, total, headings) = if doc.byte_len() as u64 >= PARALLEL_FROM {
+        let scan = || markdown::headings_until(text, || last.load(Ordering::Relaxed));
         std::thread::scope(|scope| {
-            let headings =
-                scope.spawn(|| markdown::headings_until(text, || last.load(Ordering::Relaxed)));
+            let second = std::thread::Builder::new().spawn_scoped(scope, scan).ok();
             let (matches, total) = find_matches(doc, &re, context, name_last);
-            let headings = headings
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            let headings = match second {
+                Some(second) => second
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                // No thread to be had: the scan stops at the last match.
+                None => scan(),
+            };
             (matches, total, headings)
         })
     } else {

@@ -320,8 +320,8 @@ impl Workspace {
     }
 
     /// Reads a file like [`Workspace::read`], without working out its hash
-    /// or line index; with the file's key when it is large and was not
-    /// changed while it was read or shortly before, for
+    /// or line index; with the file's key when it is large, on a local file
+    /// system, and was not changed while it was read or shortly before, for
     /// [`Workspace::reported_hash`].
     pub fn read_keyed(&self, given: &str) -> Result<(OpenFile, Option<FileKey>), WorkspaceError> {
         let path = self.resolve_file(given)?;
@@ -331,10 +331,10 @@ impl Workspace {
             let doc = read::read_document(&file, self.options.max_file_size, None)?;
             let after = file.metadata().map_err(ReadError::Io)?;
             let large = after.len() >= search::one_file::PARALLEL_FROM;
-            Ok((
-                doc,
-                large.then(|| FileKey::settled(&before, &after)).flatten(),
-            ))
+            let key = (large && hash_memo::is_local(&file))
+                .then(|| FileKey::settled(&before, &after, hash_memo::SETTLED))
+                .flatten();
+            Ok((doc, key))
         });
         let (doc, key) = read.map_err(|error| self.read_error(&path, error))?;
         Ok((OpenFile { path, doc }, key))

@@ -27,6 +27,7 @@
 use std::fs::File;
 use std::os::unix::fs::FileExt;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -83,7 +84,8 @@ impl Drop for HalvesText {
 /// the same large file several times in a row.
 pub const KEEP_AT_MOST: usize = 64 << 20;
 
-/// A kept buffer is given back to the system after this long unused.
+/// A kept buffer is given back to the system after this long unused (and
+/// at most a quarter of it more, when the watcher next looks).
 const KEEP_FOR: Duration = Duration::from_secs(20);
 
 /// The buffer kept between large reads, and whether a thread is watching it.
@@ -102,7 +104,9 @@ static KEPT: Mutex<Kept> = Mutex::new(Kept {
 fn buffer(size: usize) -> Vec<u8> {
     let kept = KEPT.lock().ok().and_then(|mut kept| kept.buffer.take());
     match kept {
-        Some((mut bytes, _)) if bytes.capacity() >= size => {
+        // Not one much larger than needed, which would hold its memory for
+        // as long as the text read into it lives.
+        Some((mut bytes, _)) if bytes.capacity() >= size && bytes.capacity() / 2 <= size => {
             bytes.resize(size, 0);
             bytes
         }
@@ -166,19 +170,25 @@ fn read_with(file: &File, size: usize, piece: usize) -> Option<HalvesText> {
     let mut bytes = buffer(size);
     let mid = size / 2;
     let (first, second) = bytes.split_at_mut(mid);
+    // Once one half fails, the other stops too: the usual read follows.
+    let failed = AtomicBool::new(false);
     let (first_half, second_half) = thread::scope(|scope| {
-        let first_half = scope.spawn(|| read_half(file, first, 0, piece, false));
-        let second_half = read_half(file, second, mid, piece, true);
-        (first_half.join(), second_half)
-    });
-    // A panic in the reading thread is a bug; let it surface as one.
-    let first_half = first_half.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        let reader = thread::Builder::new()
+            .spawn_scoped(scope, || read_half(file, first, 0, piece, false, &failed))
+            .ok()?;
+        let second_half = read_half(file, second, mid, piece, true, &failed);
+        // A panic in the reading thread is a bug; let it surface as one.
+        let first_half = reader
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        Some((first_half, second_half))
+    })?;
     // Nothing may follow: the file grew while it was read.
     let grew = file
         .read_at(&mut [0u8], size as u64)
         .map_or(true, |n| n != 0);
+    // On failure the buffer is not kept: the usual read needs its own.
     let (Some(first_half), Some(second_half), false) = (first_half, second_half, grew) else {
-        keep(bytes);
         return None;
     };
     // The checked stretches tile the file: the first half up to a character
@@ -188,7 +198,6 @@ fn read_with(file: &File, size: usize, piece: usize) -> Option<HalvesText> {
     debug_assert_eq!(first_half.skipped, 0);
     let junction = &bytes[first_half.checked_to..mid + second_half.skipped];
     if junction.len() > 6 || simdutf8::basic::from_utf8(junction).is_err() {
-        keep(bytes);
         return None;
     }
     debug_assert!(std::str::from_utf8(&bytes).is_ok());
@@ -223,12 +232,31 @@ fn read_half(
     offset: usize,
     piece: usize,
     second: bool,
+    failed: &AtomicBool,
+) -> Option<Half> {
+    let half = read_half_of(file, half, offset, piece, second, failed);
+    if half.is_none() {
+        failed.store(true, Ordering::Relaxed);
+    }
+    half
+}
+
+fn read_half_of(
+    file: &File,
+    half: &mut [u8],
+    offset: usize,
+    piece: usize,
+    second: bool,
+    failed: &AtomicBool,
 ) -> Option<Half> {
     let mut read = 0;
     // Where checking starts, once enough bytes were read to know it.
     let mut skipped = (!second).then_some(0);
     let mut checked_to = 0;
     while read < half.len() {
+        if failed.load(Ordering::Relaxed) {
+            return None;
+        }
         let end = (read + piece).min(half.len());
         match file.read_at(&mut half[read..end], (offset + read) as u64) {
             // Shorter than the metadata said: it shrank while it was read.

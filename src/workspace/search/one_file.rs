@@ -43,6 +43,7 @@
 //! ```
 
 use std::path::Path;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::contents::{Contents, read_text};
@@ -204,13 +205,24 @@ where
         let made = beside(text, &last_line);
         return (tally, matches, Some(made));
     }
+    // Taken by the second thread, or by this one if there is none.
+    let beside = Mutex::new(Some(beside));
+    let run_beside = || {
+        let beside = beside.lock().ok().and_then(|mut beside| beside.take());
+        beside.map(|beside| beside(text, &last_line))
+    };
     std::thread::scope(|scope| {
-        let made = scope.spawn(|| beside(text, &last_line));
+        let second = std::thread::Builder::new()
+            .spawn_scoped(scope, run_beside)
+            .ok();
         let (tally, matches) = request.pattern.tally_and_find(text, limit, name_last);
-        // A panic beside is a bug; it surfaces here as one.
-        let made = made
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        (tally, matches, Some(made))
+        let made = match second {
+            // A panic beside is a bug; it surfaces here as one.
+            Some(second) => second
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            None => run_beside(),
+        };
+        (tally, matches, made)
     })
 }
