@@ -202,6 +202,29 @@ pub struct MatchContext {
     pub after: Vec<String>,
 }
 
+impl MatchContext {
+    /// Up to `n` lines before the line that starts at byte `line_start` of
+    /// `text`, and up to `n` after it, from byte `next` on (where the line
+    /// after it starts).
+    pub fn around(text: &str, line_start: usize, next: usize, n: usize) -> MatchContext {
+        let mut before = Vec::with_capacity(n);
+        let mut start = line_start;
+        while before.len() < n && start > 0 {
+            start = previous_line_start(text, start);
+            before.push(cut(line_at(text, start).0, MAX_CONTEXT_LINE));
+        }
+        before.reverse();
+        let mut after = Vec::with_capacity(n);
+        let mut start = next;
+        while after.len() < n && start < text.len() {
+            let (line, following) = line_at(text, start);
+            after.push(cut(line, MAX_CONTEXT_LINE));
+            start = following;
+        }
+        MatchContext { before, after }
+    }
+}
+
 /// The heading a line belongs under.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct NearestHeading {
@@ -653,23 +676,7 @@ fn find_matches(
         let line_start = memchr::memrchr(b'\n', &bytes[..m.start()]).map_or(0, |at| at + 1);
         let (line_text, next) = line_at(text, line_start);
         let column = text[line_start..m.start()].chars().count() + 1;
-        let context = (context > 0).then(|| {
-            let mut before = Vec::with_capacity(context);
-            let mut start = line_start;
-            while before.len() < context && start > 0 {
-                start = previous_line_start(text, start);
-                before.push(cut(line_at(text, start).0, MAX_CONTEXT_LINE));
-            }
-            before.reverse();
-            let mut after = Vec::with_capacity(context);
-            let mut start = next;
-            while after.len() < context && start < text.len() {
-                let (line, following) = line_at(text, start);
-                after.push(cut(line, MAX_CONTEXT_LINE));
-                start = following;
-            }
-            MatchContext { before, after }
-        });
+        let context = (context > 0).then(|| MatchContext::around(text, line_start, next, context));
         matches.push(SearchMatch {
             line,
             column,

@@ -18,7 +18,7 @@ use super::text_inspect::{MatchContext, NearestHeading, SearchMatch};
 use super::tool::{Effects, Tool, Toolset};
 use crate::text::excerpt::{MAX_CONTEXT_LINE, brief, clip_middle, cut, cut_around};
 use crate::text::format::{Format, format_of};
-use crate::text::lines::{line_at, previous_line_start};
+use crate::text::lines::line_at;
 use crate::text::markdown::{self, HeadingsThrough};
 use crate::workspace::WorkspaceError;
 use crate::workspace::roots::ResolvedPath;
@@ -489,23 +489,7 @@ impl Details<'_> {
     ) -> SearchMatch {
         let (line_text, next) = line_at(text, m.line_start);
         let n = self.context_lines;
-        let context = (n > 0).then(|| {
-            let mut before = Vec::with_capacity(n);
-            let mut start = m.line_start;
-            while before.len() < n && start > 0 {
-                start = previous_line_start(text, start);
-                before.push(cut(line_at(text, start).0, MAX_CONTEXT_LINE));
-            }
-            before.reverse();
-            let mut after = Vec::with_capacity(n);
-            let mut start = next;
-            while after.len() < n && start < text.len() {
-                let (line, following) = line_at(text, start);
-                after.push(cut(line, MAX_CONTEXT_LINE));
-                start = following;
-            }
-            MatchContext { before, after }
-        });
+        let context = (n > 0).then(|| MatchContext::around(text, m.line_start, next, n));
         SearchMatch {
             line: m.line,
             column: m.column,

@@ -172,11 +172,18 @@ fn read_with(file: &File, size: usize, piece: usize) -> Option<HalvesText> {
     let (first, second) = bytes.split_at_mut(mid);
     // Once one half fails, the other stops too: the usual read follows.
     let failed = AtomicBool::new(false);
+    let read = |half, offset, second| {
+        let read = read_half(file, half, offset, piece, second, &failed);
+        if read.is_none() {
+            failed.store(true, Ordering::Relaxed);
+        }
+        read
+    };
     let (first_half, second_half) = thread::scope(|scope| {
         let reader = thread::Builder::new()
-            .spawn_scoped(scope, || read_half(file, first, 0, piece, false, &failed))
+            .spawn_scoped(scope, || read(first, 0, false))
             .ok()?;
-        let second_half = read_half(file, second, mid, piece, true, &failed);
+        let second_half = read(second, mid, true);
         // A panic in the reading thread is a bug; let it surface as one.
         let first_half = reader
             .join()
@@ -226,22 +233,8 @@ struct Half {
 /// second half may start inside a character, and it must end on a whole one.
 /// `None` if the file is shorter than its metadata said, holds a NUL, or is
 /// not UTF-8.
+/// It stops early once `failed` is set (by the other half).
 fn read_half(
-    file: &File,
-    half: &mut [u8],
-    offset: usize,
-    piece: usize,
-    second: bool,
-    failed: &AtomicBool,
-) -> Option<Half> {
-    let half = read_half_of(file, half, offset, piece, second, failed);
-    if half.is_none() {
-        failed.store(true, Ordering::Relaxed);
-    }
-    half
-}
-
-fn read_half_of(
     file: &File,
     half: &mut [u8],
     offset: usize,
