@@ -639,6 +639,8 @@ fn text_inspect_of_a_large_note_finds_the_headings_and_hash_of_what_is_on_disk()
     let found = inspect(&v);
     assert_eq!(found["fileHash"], file_hash(&[text.as_bytes()]));
     assert_eq!(found["lineEnding"], "CRLF");
+    // Lines are counted past the 100th match, to the end of the file.
+    assert_eq!(found["totalLines"], text.matches('\n').count() + 1);
     let matches = found["matches"].as_array().unwrap();
     assert_eq!(
         matches.len(),

@@ -256,8 +256,14 @@ pub struct LineCounts {
 impl LineCounts {
     /// Counts the lines of `text`.
     pub fn of(text: &str) -> LineCounts {
+        LineCounts::from(text, 0, 0)
+    }
+
+    /// Counts the lines of `text` given that its first `at` bytes hold
+    /// `breaks` line breaks (`\n`), counted already.
+    pub fn from(text: &str, at: usize, breaks: usize) -> LineCounts {
         let bytes = text.as_bytes();
-        let endings = memchr::memchr_iter(b'\n', bytes).count();
+        let endings = breaks + memchr::memchr_iter(b'\n', &bytes[at..]).count();
         let crlf = if memchr::memchr(b'\r', bytes).is_some() {
             memchr::memmem::find_iter(bytes, b"\r\n").count()
         } else {
@@ -346,6 +352,10 @@ mod tests {
             let counts = LineCounts::of(text);
             assert_eq!(counts.lines, index.len(), "{text:?}");
             assert_eq!(counts.eol_style(), index.eol_style(text), "{text:?}");
+            for at in (0..=text.len()).filter(|&at| text.is_char_boundary(at)) {
+                let breaks = text[..at].matches('\n').count();
+                assert_eq!(LineCounts::from(text, at, breaks), counts, "{text:?} {at}");
+            }
         }
     }
 

@@ -311,15 +311,12 @@ Examples:\n\
         let (file_hash, out) = if large {
             let beside = || {
                 let file_hash = hash();
-                // A search only counts the lines (on this thread); the
-                // other modes look lines up in the index.
-                let counts = if params.mode == Mode::Search {
-                    Some(LineCounts::of(doc.text()))
-                } else {
+                // A search counts lines itself; the other modes look lines
+                // up in the index.
+                if params.mode != Mode::Search {
                     doc.lines();
-                    None
-                };
-                (file_hash, counts)
+                }
+                file_hash
             };
             std::thread::scope(|scope| {
                 let second = std::thread::Builder::new().spawn_scoped(scope, beside).ok();
@@ -334,16 +331,10 @@ Examples:\n\
                 (file_hash, out)
             })
         } else {
-            let counts = (params.mode == Mode::Search).then(|| LineCounts::of(doc.text()));
-            ((hash(), counts), inspect(ctx, &params, &file, query))
+            (hash(), inspect(ctx, &params, &file, query))
         };
-        let (file_hash, counts) = file_hash;
         let mut out = out?;
         out.file_hash = file_hash;
-        if let Some(counts) = counts {
-            out.total_lines = counts.lines;
-            out.line_ending = counts.eol_style().name();
-        }
         if large {
             // Its memory serves the next large read.
             halves::recycle(file.doc.into_text());
@@ -374,7 +365,7 @@ fn inspect(
         }
         Mode::Search => {
             let query = query.unwrap_or_default();
-            let (matches, total) = search(
+            let (matches, total, counts) = search(
                 doc,
                 &query,
                 params.regex,
@@ -391,6 +382,8 @@ fn inspect(
             }
             out.matches = Some(matches);
             out.total_matches = Some(total);
+            out.total_lines = counts.lines;
+            out.line_ending = counts.eol_style().name();
             out.query = Some(query);
         }
         Mode::Lines => {
@@ -402,9 +395,9 @@ fn inspect(
             out.query = Some(query);
         }
     }
-    // A search builds no line index: its caller fills in the line counts.
+    // A search builds no line index: it counted the lines itself.
     let (total_lines, line_ending) = if params.mode == Mode::Search {
-        (0, "")
+        (out.total_lines, out.line_ending)
     } else {
         (doc.line_count(), doc.eol_style().name())
     };
@@ -577,7 +570,7 @@ fn search(
     case_sensitive: bool,
     context: usize,
     markdown: bool,
-) -> Result<(Vec<SearchMatch>, usize), ToolError> {
+) -> Result<(Vec<SearchMatch>, usize, LineCounts), ToolError> {
     let pattern = if regex {
         query.to_string()
     } else {
@@ -606,11 +599,11 @@ fn search(
     let text = doc.text();
     let last = AtomicUsize::new(usize::MAX);
     let name_last = |line| last.store(line, Ordering::Relaxed);
-    let (mut matches, total, headings) = if doc.byte_len() as u64 >= PARALLEL_FROM {
+    let (mut matches, total, counts, headings) = if doc.byte_len() as u64 >= PARALLEL_FROM {
         let scan = || markdown::headings_until(text, || last.load(Ordering::Relaxed));
         std::thread::scope(|scope| {
             let second = std::thread::Builder::new().spawn_scoped(scope, scan).ok();
-            let (matches, total) = find_matches(doc, &re, context, name_last);
+            let (matches, total, counts) = find_matches(doc, &re, context, name_last);
             let headings = match second {
                 Some(second) => second
                     .join()
@@ -618,12 +611,17 @@ fn search(
                 // No thread to be had: the scan stops at the last match.
                 None => scan(),
             };
-            (matches, total, headings)
+            (matches, total, counts, headings)
         })
     } else {
-        let (matches, total) = find_matches(doc, &re, context, name_last);
+        let (matches, total, counts) = find_matches(doc, &re, context, name_last);
         let through = matches.last().map_or(0, |m| m.line);
-        (matches, total, markdown::headings_through(text, through))
+        (
+            matches,
+            total,
+            counts,
+            markdown::headings_through(text, through),
+        )
     };
     for m in &mut matches {
         m.nearest_heading = headings.nearest(m.line).map(|h| NearestHeading {
@@ -632,20 +630,20 @@ fn search(
             line: h.line,
         });
     }
-    Ok((matches, total))
+    Ok((matches, total, counts))
 }
 
 /// Every match of `re` in `doc`, counted, and the first [`MAX_MATCHES`]
-/// shown (without their heading); `last_line` is told the line of the last
-/// one shown as soon as it is known (0 when there is none). Lines are
-/// counted from match to match rather than looked up in the line index, so
-/// the index can be built on another thread meanwhile.
+/// shown (without their heading), and the document's line counts; `last_line`
+/// is told the line of the last one shown as soon as it is known (0 when
+/// there is none). Lines are counted from match to match and then to the
+/// end, rather than indexed.
 fn find_matches(
     doc: &Document,
     re: &regex::Regex,
     context: usize,
     mut last_line: impl FnMut(usize),
-) -> (Vec<SearchMatch>, usize) {
+) -> (Vec<SearchMatch>, usize, LineCounts) {
     let text = doc.text();
     let bytes = text.as_bytes();
     let mut matches = Vec::new();
@@ -692,7 +690,7 @@ fn find_matches(
     if !told {
         last_line(matches.last().map_or(0, |m| m.line));
     }
-    (matches, total)
+    (matches, total, LineCounts::from(text, counted.0, counted.1))
 }
 
 fn lines_mode(
@@ -831,6 +829,9 @@ mod tests {
                 "{:?} in {:?}", query, text
             );
             prop_assert_eq!(found.1, expected.1);
+            let index = doc.lines();
+            prop_assert_eq!(found.2.lines, index.len());
+            prop_assert_eq!(found.2.eol_style(), index.eol_style(&text));
             prop_assert_eq!(told, vec![expected.0.last().map_or(0, |m| m.line)]);
         }
     }
@@ -841,7 +842,7 @@ mod tests {
         let doc = Document::from_utf8(text, false);
         let re = regex::Regex::new("x").unwrap();
         let mut told = Vec::new();
-        let (matches, total) = find_matches(&doc, &re, 0, |line| told.push(line));
+        let (matches, total, _) = find_matches(&doc, &re, 0, |line| told.push(line));
         assert_eq!((matches.len(), total), (MAX_MATCHES, MAX_MATCHES + 10));
         assert_eq!(told, [MAX_MATCHES]);
     }
