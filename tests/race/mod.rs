@@ -112,9 +112,15 @@ fn swapper(root: PathBuf, name: &'static str, stop: Arc<AtomicBool>) -> usize {
     let b = root.join(format!("{name}-out"));
     let mut swaps = 0;
     while !stop.load(Ordering::Relaxed) {
-        // Out and back at once, then a pause of random length: most calls
-        // see the real folder, and some are caught in the middle.
-        for _ in 0..2 {
+        // Out and back, then a pause of random length: most calls see the
+        // real folder, and some are caught in the middle. One swap in sixteen
+        // stays out a little while: back at once only, the link lasts a few
+        // microseconds, and on a busy machine a short run could miss it
+        // altogether and prove nothing.
+        for back in [false, true] {
+            if back && fastrand::u8(..16) == 0 {
+                std::thread::sleep(std::time::Duration::from_micros(fastrand::u64(0..50)));
+            }
             rustix::fs::renameat_with(
                 rustix::fs::CWD,
                 &a,
