@@ -26,6 +26,7 @@ use crate::workspace::OpenFile;
 use crate::workspace::read::human_size;
 use crate::workspace::search::halves;
 use crate::workspace::search::one_file::PARALLEL_FROM;
+use crate::workspace::search::side_by_side::side_by_side;
 
 /// Most matches a search returns.
 pub const MAX_MATCHES: usize = 100;
@@ -318,18 +319,8 @@ Examples:\n\
                 }
                 file_hash
             };
-            std::thread::scope(|scope| {
-                let second = std::thread::Builder::new().spawn_scoped(scope, beside).ok();
-                let out = inspect(ctx, &params, &file, query);
-                let file_hash = match second {
-                    Some(second) => second
-                        .join()
-                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-                    // No thread to be had: one after the other.
-                    None => beside(),
-                };
-                (file_hash, out)
-            })
+            let (out, file_hash) = side_by_side(|| inspect(ctx, &params, &file, query), beside);
+            (file_hash, out)
         } else {
             (hash(), inspect(ctx, &params, &file, query))
         };
@@ -601,18 +592,9 @@ fn search(
     let name_last = |line| last.store(line, Ordering::Relaxed);
     let (mut matches, total, counts, headings) = if doc.byte_len() as u64 >= PARALLEL_FROM {
         let scan = || markdown::headings_until(text, || last.load(Ordering::Relaxed));
-        std::thread::scope(|scope| {
-            let second = std::thread::Builder::new().spawn_scoped(scope, scan).ok();
-            let (matches, total, counts) = find_matches(doc, &re, context, name_last);
-            let headings = match second {
-                Some(second) => second
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-                // No thread to be had: the scan stops at the last match.
-                None => scan(),
-            };
-            (matches, total, counts, headings)
-        })
+        let ((matches, total, counts), headings) =
+            side_by_side(|| find_matches(doc, &re, context, name_last), scan);
+        (matches, total, counts, headings)
     } else {
         let (matches, total, counts) = find_matches(doc, &re, context, name_last);
         let through = matches.last().map_or(0, |m| m.line);

@@ -40,6 +40,7 @@ pub mod files;
 pub mod halves;
 pub mod one_file;
 pub mod pattern;
+pub mod side_by_side;
 pub mod walk;
 
 pub use file_pattern::{FilePattern, FilePatternError};

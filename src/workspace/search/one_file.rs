@@ -43,12 +43,12 @@
 //! ```
 
 use std::path::Path;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::contents::{Contents, read_text};
 use super::halves::{HalvesText, read_in_halves};
 use super::pattern::{LineMatch, Tally};
+use super::side_by_side::side_by_side;
 use super::walk::{FileHits, SearchRequest, SearchSummary, Skipped, skipped};
 use crate::workspace::beneath::open_for_reading;
 use crate::workspace::read::{ReadError, check_readable};
@@ -205,24 +205,9 @@ where
         let made = beside(text, &last_line);
         return (tally, matches, Some(made));
     }
-    // Taken by the second thread, or by this one if there is none.
-    let beside = Mutex::new(Some(beside));
-    let run_beside = || {
-        let beside = beside.lock().ok().and_then(|mut beside| beside.take());
-        beside.map(|beside| beside(text, &last_line))
-    };
-    std::thread::scope(|scope| {
-        let second = std::thread::Builder::new()
-            .spawn_scoped(scope, run_beside)
-            .ok();
-        let (tally, matches) = request.pattern.tally_and_find(text, limit, name_last);
-        let made = match second {
-            // A panic beside is a bug; it surfaces here as one.
-            Some(second) => second
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-            None => run_beside(),
-        };
-        (tally, matches, made)
-    })
+    let ((tally, matches), made) = side_by_side(
+        || request.pattern.tally_and_find(text, limit, name_last),
+        || beside(text, &last_line),
+    );
+    (tally, matches, Some(made))
 }
