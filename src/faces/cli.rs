@@ -69,12 +69,12 @@ pub struct ServerOptions {
     #[arg(long, value_name = "ADDR", env = "MCP_TEXT_HTTP")]
     pub http: Option<String>,
 
-    /// Comma-separated toolsets to switch on: text, files, code, editor, history, batch, links, or all.
+    /// Comma-separated toolsets to switch on: text, files, code, editor, history, batch, links, vault, or all.
     #[arg(
         long,
         value_name = "LIST",
         env = "MCP_TEXT_TOOLSETS",
-        default_value = "text,files,code,history,batch,links",
+        default_value = "text,files,code,history,batch,links,vault",
         global = true
     )]
     pub toolsets: String,
@@ -232,7 +232,7 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
 }
 
 /// The toolsets `--toolsets` accepts, for messages.
-const TOOLSET_NAMES: &str = "text, files, code, editor, history, batch, links";
+const TOOLSET_NAMES: &str = "text, files, code, editor, history, batch, links, vault";
 
 /// Parses `--toolsets`.
 pub fn parse_toolsets(spec: &str) -> Result<Vec<Toolset>, String> {

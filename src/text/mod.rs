@@ -18,6 +18,7 @@ pub mod lines;
 pub mod literal;
 pub mod markdown;
 pub mod plain;
+pub mod properties;
 pub mod range_patch;
 pub mod syntax;
 pub mod targets;

@@ -42,6 +42,9 @@ pub fn guidance(tools: &[&str]) -> String {
             "- CheckLinks finds broken links in Markdown files (missing files, notes, headings and anchors, with the nearest match)."
         });
     }
+    if on("Backlinks") {
+        reading.push("- Backlinks lists the links into a note (or one heading or ^block of it) from every other note: wikilinks, embeds, aliases and Markdown links.");
+    }
     if on("ListDirectories") || on("ListFiles") {
         reading.push("- ListDirectories and ListFiles show what exists.");
     }
@@ -51,6 +54,22 @@ pub fn guidance(tools: &[&str]) -> String {
     if !reading.is_empty() {
         out.push_str("\n### Finding and reading\n");
         out.push_str(&reading.join("\n"));
+        out.push('\n');
+    }
+
+    let mut vault = Vec::new();
+    if on("Properties") {
+        vault.push("- Properties gets, sets and deletes frontmatter keys (values as JSON), changing only those keys' lines; never edit YAML lines by hand.");
+    }
+    if on("Tags") {
+        vault.push("- Tags lists tags with counts, adds or removes a note's tags, and renames a tag (children included) in every note at once.");
+    }
+    if on("TextRead") && on("TextPatch") {
+        vault.push("- A paragraph ending with ^id is a block: TextRead and TextPatch take target {\"block\": \"^id\"}; TextPatch operation 'blockId' gives a paragraph an id to link to ([[note#^id]]).");
+    }
+    if !vault.is_empty() && (on("Properties") || on("Tags")) {
+        out.push_str("\n### Notes as a vault (Obsidian)\n");
+        out.push_str(&vault.join("\n"));
         out.push('\n');
     }
 
@@ -247,6 +266,7 @@ fn is_read_only(tool: &str) -> bool {
             | "get_text_file_contents"
             | "EditHistory"
             | "CheckLinks"
+            | "Backlinks"
     )
 }
 

@@ -5,6 +5,7 @@
 
 pub mod advice;
 pub mod args;
+pub mod backlinks;
 pub mod batch;
 pub mod broken_links;
 pub mod check_links;
@@ -22,6 +23,7 @@ pub mod list_directories;
 pub mod list_files;
 pub mod move_path;
 pub mod planned_edit;
+pub mod properties;
 pub mod registry;
 pub mod remove_file;
 pub mod replace_across;
@@ -34,5 +36,6 @@ pub mod text_patch;
 pub mod text_read;
 pub mod text_replace;
 pub mod text_search;
+pub mod tags;
 pub mod tool;
 pub mod undo_edit;

@@ -15,6 +15,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use serde_json::Value;
 
+use super::backlinks::Backlinks;
 use super::batch::Batch;
 use super::check_links::CheckLinks;
 use super::context::ToolContext;
@@ -30,7 +31,9 @@ use super::error::ToolError;
 use super::list_directories::ListDirectories;
 use super::list_files::ListFiles;
 use super::move_path::Move;
+use super::properties::Properties;
 use super::remove_file::RemoveFile;
+use super::tags::Tags;
 use super::text_inspect::TextInspect;
 use super::text_patch::TextPatch;
 use super::text_read::TextRead;
@@ -62,6 +65,9 @@ pub fn all_tools() -> Vec<ToolEntry> {
         ToolEntry::of::<UndoEdit>(),
         ToolEntry::of::<Batch>(),
         ToolEntry::of::<CheckLinks>(),
+        ToolEntry::of::<Backlinks>(),
+        ToolEntry::of::<Properties>(),
+        ToolEntry::of::<Tags>(),
     ]
 }
 

@@ -36,10 +36,10 @@ impl TargetUse {
     fn accepted(self) -> &'static str {
         match self {
             TargetUse::Read => {
-                "lines {\"start\": N, \"end\": M}, heading \"## Title\", codeBlock {\"index\": N}, anchor \"anchor-id\", section \"[name]\""
+                "lines {\"start\": N, \"end\": M}, heading \"## Title\", codeBlock {\"index\": N}, anchor \"anchor-id\", section \"[name]\", block \"^block-id\""
             }
             TargetUse::Patch => {
-                "lines {\"start\": N, \"end\": M}, heading \"## Title\", beforeHeading \"## Title\", appendToSection \"## Title\", codeBlock {\"index\": N}"
+                "lines {\"start\": N, \"end\": M}, heading \"## Title\", beforeHeading \"## Title\", appendToSection \"## Title\", codeBlock {\"index\": N}, block \"^block-id\""
             }
         }
     }
@@ -125,7 +125,8 @@ impl JsonSchema for ReadTarget {
             ("heading", text.clone()),
             ("codeBlock", code_block_schema()),
             ("anchor", text.clone()),
-            ("section", text),
+            ("section", text.clone()),
+            ("block", text),
         ])
     }
 }
@@ -145,8 +146,9 @@ impl JsonSchema for PatchTarget {
             ("lines", lines_schema()),
             ("heading", text.clone()),
             ("beforeHeading", text.clone()),
-            ("appendToSection", text),
+            ("appendToSection", text.clone()),
             ("codeBlock", code_block_schema()),
+            ("block", text),
         ])
     }
 }
@@ -214,6 +216,7 @@ pub fn parse_target(value: &Value, use_: TargetUse) -> Result<Target, ToolError>
         "section" if use_ == TargetUse::Read => {
             Target::Section(text_value(key, inner).map_err(invalid)?)
         }
+        "block" => Target::Block(block_id(inner).map_err(invalid)?),
         other => return Err(invalid(format!("unknown target '{}'", brief(other)))),
     };
     Ok(target)
@@ -272,6 +275,20 @@ fn text_value(key: &str, value: &Value) -> Result<String, String> {
             "{key} must be a string such as \"## Title\", got {}",
             kind_of(other)
         )),
+    }
+}
+
+/// A block id as written in a target: `tasks-1`, `^tasks-1` or `#^tasks-1`.
+fn block_id(value: &Value) -> Result<String, String> {
+    let text = text_value("block", value)?;
+    let id = text.trim().trim_start_matches('#').trim_start_matches('^');
+    if crate::text::markdown::is_block_id(id) {
+        Ok(id.to_string())
+    } else {
+        Err(format!(
+            "block '{}' is not a block id: ids are letters, digits and '-', e.g. \"^tasks-1\"",
+            brief(&text)
+        ))
     }
 }
 

@@ -18,8 +18,10 @@ use crate::text::excerpt::{MAX_CONTEXT_LINE, NumberedLine, brief, clip_middle, c
 use crate::text::format::{Format, format_of};
 use crate::text::lines::{LineCounts, line_at, previous_line_start};
 use crate::text::markdown::{
-    self, Anchor, CodeBlock, Frontmatter, HeadingNode, LinkedDocument, MarkdownOutline, parse_links,
+    self, Anchor, CodeBlock, Frontmatter, FrontmatterKind, HeadingNode, LinkedDocument,
+    MarkdownOutline, block_refs, parse_links,
 };
+use crate::text::properties;
 use crate::text::plain::{self, CommentBlock, IniSection};
 use crate::text::syntax::{self, OutlineItem, SyntaxReport};
 use crate::workspace::OpenFile;
@@ -126,9 +128,9 @@ pub struct TextInspectOutput {
 #[derive(Debug, Default, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Structure {
-    /// Markdown: the YAML or TOML frontmatter.
+    /// Markdown: the YAML or TOML frontmatter, with each key's value and line.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub frontmatter: Option<Frontmatter>,
+    pub frontmatter: Option<FrontmatterInfo>,
     /// Markdown: headings nested by level.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub headings: Option<Vec<HeadingNode>>,
@@ -141,6 +143,12 @@ pub struct Structure {
     /// Markdown: links (inline, images, references and definitions, autolinks, wikilinks, embeds) with, for internal targets, whether the target exists.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub links: Option<Vec<LinkInfo>>,
+    /// Markdown: blocks with a ^id (block targets), when there are any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub blocks: Option<Vec<BlockInfo>>,
+    /// Markdown: tags (frontmatter and #inline) with their lines, when there are any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tags: Option<Vec<TagInfo>>,
     /// Text: INI-style [sections].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sections: Option<Vec<IniSection>>,
@@ -159,6 +167,60 @@ pub struct Structure {
     /// How many of each kind the file has, when a list was cut at 1000.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub counts: Option<serde_json::Value>,
+}
+
+/// The frontmatter in structure mode.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FrontmatterInfo {
+    /// yaml or toml.
+    pub kind: FrontmatterKind,
+    /// The opening marker's line (1).
+    pub start_line: usize,
+    /// The closing marker's line.
+    pub end_line: usize,
+    /// Each key with its value and line, in order.
+    pub properties: Vec<PropertyInfo>,
+    /// When the block does not parse: the parser's message (properties then have no values).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// One frontmatter key in structure mode.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PropertyInfo {
+    /// The key.
+    pub key: String,
+    /// Its value (strings, dates as written).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<serde_json::Value>,
+    /// The key's line.
+    pub line: usize,
+    /// The value's last line, when it runs over several.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub end_line: Option<usize>,
+}
+
+/// A block with an id in structure mode.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BlockInfo {
+    /// The id, without ^ (TextRead and TextPatch target {"block": "^id"}).
+    pub id: String,
+    /// The block's first line.
+    pub start_line: usize,
+    /// Its last line, which ends with ^id.
+    pub end_line: usize,
+}
+
+/// A tag in structure mode.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct TagInfo {
+    /// The tag, without #.
+    pub tag: String,
+    /// Its line (a frontmatter tag's is its key's).
+    pub line: usize,
 }
 
 /// A fenced code block in structure mode.
@@ -418,7 +480,7 @@ fn capped<T>(items: Vec<T>) -> (Vec<T>, bool) {
 
 fn structure(doc: &Document, format: Format) -> (Structure, Option<String>) {
     match format {
-        Format::Markdown => outline_structure(markdown::parse(doc.text()), Vec::new(), 0),
+        Format::Markdown => outline_structure(markdown::parse(doc.text()), Vec::new(), 0, doc.text()),
         Format::Text => {
             let outline = plain::parse(doc.text());
             let (sections, a) = capped(outline.sections);
@@ -473,13 +535,53 @@ fn markdown_structure(ctx: &ToolContext, file: &OpenFile) -> (Structure, Option<
         .take(MAX_ITEMS)
         .map(|link| describe_link(link, &from, &own, &mut root))
         .collect();
-    outline_structure(own.outline, infos, total_links)
+    outline_structure(own.outline, infos, total_links, doc.text())
+}
+
+/// The frontmatter `fm` of `text` with its keys' values.
+fn frontmatter_info(fm: Frontmatter, text: &str) -> FrontmatterInfo {
+    let (properties, error) = match properties::read(text) {
+        Ok(Some(props)) => (
+            props
+                .entries
+                .into_iter()
+                .map(|p| PropertyInfo {
+                    key: p.key,
+                    value: Some(p.value),
+                    line: p.line,
+                    end_line: (p.last_line > p.line).then_some(p.last_line),
+                })
+                .collect(),
+            None,
+        ),
+        Ok(None) => (Vec::new(), None),
+        Err(e) => (
+            fm.keys
+                .iter()
+                .map(|k| PropertyInfo {
+                    key: k.clone(),
+                    value: None,
+                    line: 0,
+                    end_line: None,
+                })
+                .collect(),
+            Some(e.to_string()),
+        ),
+    };
+    FrontmatterInfo {
+        kind: fm.kind,
+        start_line: fm.start_line,
+        end_line: fm.end_line,
+        properties,
+        error,
+    }
 }
 
 fn outline_structure(
     outline: MarkdownOutline,
     links: Vec<LinkInfo>,
     total_links: usize,
+    text: &str,
 ) -> (Structure, Option<String>) {
     let counts = serde_json::json!({
         "headings": outline.headings.len(),
@@ -508,9 +610,28 @@ fn outline_structure(
     let (anchors, cut_anchors) = capped(outline.anchors);
     let cut_links = total_links > links.len();
     let cut = cut_headings || cut_blocks || cut_anchors || cut_links;
+    let block_ids: Vec<BlockInfo> = block_refs(text)
+        .into_iter()
+        .take(MAX_ITEMS)
+        .map(|b| BlockInfo {
+            id: b.id,
+            start_line: b.first,
+            end_line: b.last,
+        })
+        .collect();
+    let tags: Vec<TagInfo> = properties::note_tags(text)
+        .into_iter()
+        .take(MAX_ITEMS)
+        .map(|t| TagInfo {
+            tag: t.name,
+            line: t.line,
+        })
+        .collect();
     (
         Structure {
-            frontmatter: outline.frontmatter,
+            frontmatter: outline.frontmatter.map(|f| frontmatter_info(f, text)),
+            blocks: (!block_ids.is_empty()).then_some(block_ids),
+            tags: (!tags.is_empty()).then_some(tags),
             headings: Some(tree),
             code_blocks: Some(blocks),
             anchors: Some(anchors),

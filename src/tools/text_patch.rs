@@ -51,9 +51,9 @@ pub enum PatchOperation {
 pub struct TextPatchParams {
     /// Path to the text file (absolute or relative to the first root).
     pub file_path: String,
-    /// Operation: 'replace', 'insert', or 'delete'.
+    /// Operation: 'replace', 'insert', 'delete', or 'blockId' (gives the paragraph or list item at a lines target's start an id to link to, ^id at its end, and returns it; content may name the id).
     pub operation: OperationArg,
-    /// Target specification as JSON. Use ONE of: lines {start,end}, heading, beforeHeading, appendToSection, codeBlock {index}.
+    /// Target specification as JSON. Use ONE of: lines {start,end}, heading, beforeHeading, appendToSection, codeBlock {index}, block "^id".
     pub target: PatchTarget,
     /// New content for replace and insert (whole lines; a trailing newline is optional).
     #[serde(default)]
@@ -100,12 +100,18 @@ impl JsonSchema for OperationArg {
     }
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({ "type": "string", "enum": ["replace", "insert", "delete"] })
+        schemars::json_schema!({ "type": "string", "enum": ["replace", "insert", "delete", "blockId"] })
     }
 }
 
+/// Whether the call is operation `blockId`, which gives a paragraph an id
+/// instead of editing lines.
+fn is_block_id_call(params: &TextPatchParams) -> bool {
+    params.operation.0.as_str().map(str::trim) == Some("blockId")
+}
+
 fn parse_operation(value: &Value) -> Result<Operation, ToolError> {
-    let accepted = "Use operation 'replace', 'insert' or 'delete'";
+    let accepted = "Use operation 'replace', 'insert', 'delete' or 'blockId'";
     match value.as_str().map(str::trim) {
         Some("replace") => Ok(Operation::Replace),
         Some("insert") => Ok(Operation::Insert),
@@ -158,6 +164,9 @@ pub struct TextPatchOutput {
     /// A large delete (over 50 lines, or whole sections with their subsections): how much went and how to get it back.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub warning: Option<String>,
+    /// blockId: the block's id (without ^).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub block_id: Option<String>,
 }
 
 impl Tool for TextPatch {
@@ -176,6 +185,7 @@ Operations:\n\
 - 'replace': Replace targeted lines with new content\n\
 - 'insert': Insert new content at target location\n\
 - 'delete': Remove targeted content\n\
+- 'blockId': Give the paragraph or list item at lines.start a ^block-id (content may name it) and return it as blockId\n\
 \n\
 Targeting (use ONE):\n\
 - lines: { \"start\": N, \"end\": M } - Target specific line range (insert goes before start)\n\
@@ -183,6 +193,7 @@ Targeting (use ONE):\n\
 - beforeHeading: \"## Title\" - Position before a heading (for insert)\n\
 - appendToSection: \"## Title\" - Append to the end of a markdown section, after its subsections (for insert)\n\
 - codeBlock: { \"index\": N } - Target the Nth code block's content, fences kept (insert appends to it)\n\
+- block: \"^block-id\" - The paragraph or list item ending with ^block-id (insert goes after it; replace keeps the id)\n\
 \n\
 IMPORTANT:\n\
 1. Always use TextInspect first to find exact line numbers and headings\n\
@@ -217,13 +228,28 @@ pub struct PatchPlan {
     target_note: Option<String>,
     template_note: Option<String>,
     large_delete: Option<LargeDelete>,
+    block_id: Option<String>,
 }
 
 /// The operation and target of a call, and whether content (or a template)
 /// goes with the operation: everything that does not depend on the file.
 fn arguments(params: &TextPatchParams) -> Result<(Operation, Target), ToolError> {
-    let operation = parse_operation(&params.operation.0)?;
     let target = parse_target(&params.target.0.0, TargetUse::Patch)?;
+    if is_block_id_call(params) {
+        if params.template.is_some() || params.variables.is_some() {
+            return Err(ToolError::new("operation 'blockId' takes no template")
+                .suggest("Pass the id to use as content, or nothing to have one made"));
+        }
+        if !matches!(target, Target::Lines { .. } | Target::Block(_)) {
+            return Err(ToolError::new(format!(
+                "operation 'blockId' needs a lines target naming a line of the paragraph or list item, not {}",
+                target.kind()
+            ))
+            .suggest("Use target {\"lines\": {\"start\": N}} with a line of the paragraph (TextInspect shows the lines)"));
+        }
+        return Ok((Operation::Insert, target));
+    }
+    let operation = parse_operation(&params.operation.0)?;
     check_template_arguments(params, operation)?;
     let has_content = params.content.is_some() || params.template.is_some();
     let content = params.content.as_ref().map(TextArg::as_str);
@@ -274,6 +300,9 @@ impl PlannedEdit for TextPatch {
         file: &OpenFile,
     ) -> Result<(Document, PatchPlan), ToolError> {
         let (operation, target) = arguments(params)?;
+        if is_block_id_call(params) {
+            return plan_block_id(params, file, &target);
+        }
         let filled = fill_template_content(ctx, params, file)?;
         if filled.as_ref().is_some_and(|f| f.text.is_empty()) {
             return Err(ToolError::new(
@@ -301,6 +330,18 @@ impl PlannedEdit for TextPatch {
             }
             _ => c.to_string(),
         });
+        // A replaced block keeps its id, so links to it keep working.
+        let mut kept_id = None;
+        let content = match (&target, operation, content) {
+            (Target::Block(id), Operation::Replace, Some(c)) => {
+                let (c, kept) = keep_block_id(&c, id);
+                kept_id = kept.then(|| {
+                    format!("The block's id ^{id} was added to the end of the new content, so links to it keep working")
+                });
+                Some(c)
+            }
+            (_, _, c) => c,
+        };
         let content = content.as_deref().unwrap_or("");
         let template_note = filled.map(|f| f.note);
         let edit = match (resolved.site, operation) {
@@ -311,6 +352,7 @@ impl PlannedEdit for TextPatch {
                     target_note: resolved.note,
                     template_note,
                     large_delete: None,
+                    block_id: None,
                 };
                 return Ok((doc.clone(), plan));
             }
@@ -342,9 +384,10 @@ impl PlannedEdit for TextPatch {
             PatchPlan {
                 operation,
                 plan,
-                target_note: resolved.note,
+                target_note: join_notes([resolved.note, kept_id]),
                 template_note,
                 large_delete,
+                block_id: None,
             },
         ))
     }
@@ -360,6 +403,7 @@ impl PlannedEdit for TextPatch {
             target_note,
             template_note,
             large_delete,
+            block_id,
         } = &edited.value;
         let undo = match &edited.history {
             _ if !edited.written => UndoState::DryRun,
@@ -370,7 +414,11 @@ impl PlannedEdit for TextPatch {
         };
         Ok(TextPatchOutput {
             status: "success",
-            operation: operation.name(),
+            operation: if block_id.is_some() {
+                "blockId"
+            } else {
+                operation.name()
+            },
             file_path: edited.path.display(),
             target: params.target.0.0.clone(),
             affected_lines: plan.affected,
@@ -387,7 +435,128 @@ impl PlannedEdit for TextPatch {
                 edited.history.note(),
             ]),
             warning: large_delete.as_ref().map(|d| d.warning(undo)),
+            block_id: block_id.clone(),
         })
+    }
+}
+
+/// `content` ending with ` ^id`, and whether it had to be added.
+fn keep_block_id(content: &str, id: &str) -> (String, bool) {
+    let body = content.trim_end_matches(['\n', '\r']);
+    let last = body.rsplit('\n').next().unwrap_or("");
+    if markdown::trailing_block_id(last).is_some() || body.trim().is_empty() {
+        return (content.to_string(), false);
+    }
+    let tail = &content[body.len()..];
+    (format!("{body} ^{id}{tail}"), true)
+}
+
+/// Operation `blockId`: the id of the paragraph or list item at the
+/// target, added at the end of its last line when it has none.
+fn plan_block_id(
+    params: &TextPatchParams,
+    file: &OpenFile,
+    target: &Target,
+) -> Result<(Document, PatchPlan), ToolError> {
+    let path = file.path.display();
+    let doc = &file.doc;
+    if format_of(&file.path.real) != Format::Markdown {
+        return Err(ToolError::new(format!(
+            "{path} is not a Markdown file; block ids are a Markdown (Obsidian) feature"
+        ))
+        .suggest("Use a lines target with TextRead or TextPatch instead"));
+    }
+    let text = doc.text();
+    let (first, last) = match target {
+        Target::Block(id) => markdown::block_refs(text)
+            .into_iter()
+            .find(|b| &b.id == id)
+            .map(|b| (b.first, b.last))
+            .ok_or_else(|| {
+                ToolError::new(format!("Target not found in {path}: block '^{id}' does not exist"))
+                    .suggest("Use a lines target with a line of the paragraph to give it an id")
+            })?,
+        Target::Lines { start, .. } => markdown::block_at(text, *start).ok_or_else(|| {
+            ToolError::new(format!(
+                "Line {start} of {path} is not in a paragraph or list item (it is blank, a heading, code or frontmatter), so it cannot get a block id"
+            ))
+            .suggest("Name a line of the paragraph's text; TextInspect mode 'lines' shows them")
+        })?,
+        _ => unreachable!("arguments() allows only lines and block targets"),
+    };
+    let last_line = doc.line(last);
+    if let Some(id) = markdown::trailing_block_id(last_line) {
+        let plan = PatchPlan {
+            operation: Operation::Insert,
+            plan: nothing_plan(doc, last + 1),
+            target_note: Some(format!("Lines {first}-{last} already have the id ^{id}; nothing was changed")),
+            template_note: None,
+            large_delete: None,
+            block_id: Some(id.to_string()),
+        };
+        return Ok((doc.clone(), plan));
+    }
+    let taken: Vec<String> = markdown::block_refs(text).into_iter().map(|b| b.id).collect();
+    let id = match params.content.as_ref().map(|c| c.as_str().trim()) {
+        Some(wanted) if !wanted.is_empty() => {
+            let wanted = wanted.trim_start_matches('^');
+            if !markdown::is_block_id(wanted) {
+                return Err(ToolError::new(format!(
+                    "'{}' is not a block id: ids are letters, digits and '-'",
+                    crate::text::excerpt::brief(wanted)
+                ))
+                .suggest("Pass an id such as \"tasks-2\", or leave content out to have one made"));
+            }
+            if taken.iter().any(|t| t == wanted) {
+                return Err(ToolError::new(format!(
+                    "{path} already has a block ^{wanted}; block ids must be unique in a note"
+                ))
+                .suggest("Choose another id, or leave content out to have one made"));
+            }
+            wanted.to_string()
+        }
+        _ => new_block_id(&doc.lines().span_of_lines(first, last), text, &taken),
+    };
+    let new_line = format!("{} ^{id}", last_line.trim_end_matches([' ', '\t']));
+    let edit = LineEdit::Replace {
+        first: last,
+        last,
+        content: &new_line,
+    };
+    let plan = plan(doc, &edit, doc.eol_near(last)).map_err(|e| edit_error(e, &path))?;
+    let after = doc.apply(std::slice::from_ref(&plan.splice)).map_err(|e| {
+        ToolError::new(format!("Cannot write {path}: {e}; nothing was written"))
+    })?;
+    Ok((
+        after,
+        PatchPlan {
+            operation: Operation::Insert,
+            plan,
+            target_note: None,
+            template_note: None,
+            large_delete: None,
+            block_id: Some(id),
+        },
+    ))
+}
+
+/// A short id for the block at `range` of `text`, made from its text (the
+/// same text gives the same id) and not among `taken`.
+fn new_block_id(range: &std::ops::Range<usize>, text: &str, taken: &[String]) -> String {
+    let hash = crate::text::hash::file_hash(&[text[range.clone()].as_bytes()]);
+    for start in 0..hash.len().saturating_sub(6) {
+        let id = hash[start..start + 6].to_string();
+        if !taken.contains(&id) {
+            return id;
+        }
+    }
+    let mut n = taken.len() + 1;
+    loop {
+        let id = format!("block-{n}");
+        if !taken.contains(&id) {
+            return id;
+        }
+        n += 1;
     }
 }
 

@@ -28,7 +28,7 @@ pub struct TextRead;
 pub struct TextReadParams {
     /// Path to the text file (absolute or relative to the first root).
     pub file_path: String,
-    /// What to read. Use ONE of: lines {start, end}, heading "## Title" (the section, children included), codeBlock {index} (0-based), anchor "anchor-id", section "[name]" (INI files).
+    /// What to read. Use ONE of: lines {start, end}, heading "## Title" (the section, children included), codeBlock {index} (0-based), anchor "anchor-id", section "[name]" (INI files), block "^block-id".
     pub target: ReadTarget,
 }
 
@@ -92,6 +92,7 @@ Targeting methods (use ONE):\n\
 - codeBlock: { \"index\": N } - Read the content of the Nth fenced code block (0-based)\n\
 - anchor: \"anchor-id\" - Read from an anchor (heading slug, {#id} or <a id>) to the next heading\n\
 - section: \"[name]\" - Read an INI-style section of a config file\n\
+- block: \"^block-id\" - Read the paragraph or list item ending with ^block-id ([[note#^block-id]])\n\
 \n\
 At most 200 lines are returned; a longer range comes back with truncated: true and how to read the rest. To search within a file, use TextInspect with mode 'search'. The response's fileHash can be passed as expectedHash to an edit.\n\
 \n\

@@ -30,13 +30,15 @@ pub enum Toolset {
     History,
     /// Batch (and TextReplace across files).
     Batch,
-    /// CheckLinks.
+    /// CheckLinks, Backlinks.
     Links,
+    /// Properties, Tags.
+    Vault,
 }
 
 impl Toolset {
     /// Every toolset.
-    pub const ALL: [Toolset; 7] = [
+    pub const ALL: [Toolset; 8] = [
         Toolset::Text,
         Toolset::Files,
         Toolset::Code,
@@ -44,16 +46,18 @@ impl Toolset {
         Toolset::History,
         Toolset::Batch,
         Toolset::Links,
+        Toolset::Vault,
     ];
 
     /// The toolsets on when `--toolsets` is not given.
-    pub const DEFAULT: [Toolset; 6] = [
+    pub const DEFAULT: [Toolset; 7] = [
         Toolset::Text,
         Toolset::Files,
         Toolset::Code,
         Toolset::History,
         Toolset::Batch,
         Toolset::Links,
+        Toolset::Vault,
     ];
 
     /// The name used on the command line.
@@ -66,6 +70,7 @@ impl Toolset {
             Toolset::History => "history",
             Toolset::Batch => "batch",
             Toolset::Links => "links",
+            Toolset::Vault => "vault",
         }
     }
 

@@ -23,6 +23,7 @@
 //!     scope: SearchScope::Folders(vec![roots.resolve_existing(".").unwrap()]),
 //!     pattern: &pattern,
 //!     file_pattern: None,
+//!     filter: None,
 //!     extensions: &ExtensionFilter::default(),
 //!     max_file_size: 1 << 20,
 //!     cancel: &AtomicBool::new(false),

@@ -69,6 +69,9 @@ pub struct SearchRequest<'a> {
     pub pattern: &'a Pattern,
     /// Only files this glob selects, if given.
     pub file_pattern: Option<&'a FilePattern>,
+    /// Only files whose text this accepts (a note's tags or properties),
+    /// if given; the others are not counted as searched.
+    pub filter: Option<&'a (dyn Fn(&str) -> bool + Sync)>,
     /// Only files with these endings.
     pub extensions: &'a ExtensionFilter,
     /// Larger files are reported as unreadable.
@@ -294,6 +297,11 @@ impl Tally {
                 }),
             },
             Ok(contents) => {
+                if let Some(filter) = request.filter
+                    && !std::str::from_utf8(contents.bytes()).is_ok_and(filter)
+                {
+                    return;
+                }
                 self.searched += 1;
                 let tally = request.pattern.tally(searcher, contents.bytes());
                 if tally.matches > 0 {

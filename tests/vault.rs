@@ -1,0 +1,245 @@
+//! The vault tools in process: Properties on YAML and TOML, Tags on one
+//! note, TextSearch's tag and property filters, block targets and block ids,
+//! TextInspect's document map, Backlinks' unlinked mentions, and links
+//! written in the style of `.obsidian/app.json`.
+
+mod support;
+
+use serde_json::json;
+use support::Vault;
+
+#[test]
+fn properties_create_toml_and_refusals() {
+    let v = Vault::new();
+    v.write("a.md", "# A\r\n\r\nText.\r\n");
+    let out = v.ok(
+        "Properties",
+        json!({"filePath": "a.md", "set": {"status": "draft", "tags": ["x", "y z"]}}),
+    );
+    assert_eq!(out["changed"], json!(["status", "tags"]));
+    assert!(out["note"].as_str().unwrap().contains("no frontmatter"));
+    assert_eq!(
+        v.read_string("a.md"),
+        "---\r\nstatus: draft\r\ntags:\r\n  - x\r\n  - y z\r\n---\r\n# A\r\n\r\nText.\r\n"
+    );
+    let dry = v.ok(
+        "Properties",
+        json!({"filePath": "a.md", "delete": ["tags"], "dryRun": true}),
+    );
+    assert!(dry["diff"].as_str().unwrap().contains("-  - y z"), "{dry}");
+    assert_eq!(dry["dryRun"], true);
+
+    v.write("t.md", "+++\ntitle = \"T\"  # kept\ndate = 2026-05-01\n+++\nbody\n");
+    let read = v.ok("Properties", json!({"filePath": "t.md"}));
+    assert_eq!(read["properties"], json!({"title": "T", "date": "2026-05-01"}));
+    v.ok(
+        "Properties",
+        json!({"filePath": "t.md", "set": {"title": "New", "n": 2}}),
+    );
+    assert_eq!(
+        v.read_string("t.md"),
+        "+++\ntitle = \"New\"  # kept\ndate = 2026-05-01\nn = 2\n+++\nbody\n"
+    );
+    let err = v.err(
+        "Properties",
+        json!({"filePath": "t.md", "set": {"title": null}}),
+    );
+    assert!(err["message"].as_str().unwrap().contains("TOML has no null"), "{err}");
+
+    let both = v.err(
+        "Properties",
+        json!({"filePath": "a.md", "set": {"a": 1}, "delete": ["a"]}),
+    );
+    assert_eq!(both["message"], "'a' is both set and deleted; nothing was written");
+    v.write("c.txt", "x");
+    let not_md = v.err("Properties", json!({"filePath": "c.txt"}));
+    assert!(not_md["message"].as_str().unwrap().contains("not a Markdown note"));
+}
+
+#[test]
+fn tags_on_one_note() {
+    let v = Vault::new();
+    v.write("n.md", "---\ntags: [a]\n---\nText #b, #c/d and `#code`.\n");
+    let listed = v.ok("Tags", json!({"filePath": "n.md"}));
+    assert_eq!(
+        listed["tags"],
+        json!([
+            {"tag": "a", "count": 1, "lines": [2]},
+            {"tag": "b", "count": 1, "lines": [4]},
+            {"tag": "c/d", "count": 1, "lines": [4]}
+        ])
+    );
+    let added = v.ok("Tags", json!({"filePath": "n.md", "add": ["#new", "a"]}));
+    assert_eq!(added["changed"], 1);
+    assert_eq!(v.read_string("n.md"), "---\ntags: [a, new]\n---\nText #b, #c/d and `#code`.\n");
+    v.ok(
+        "Tags",
+        json!({"filePath": "n.md", "remove": ["b", "a"], "inline": true}),
+    );
+    assert_eq!(v.read_string("n.md"), "---\ntags: [new]\n---\nText, #c/d and `#code`.\n");
+    let bad = v.err("Tags", json!({"filePath": "n.md", "add": ["12"]}));
+    assert!(bad["message"].as_str().unwrap().contains("is not a tag name"));
+    let two = v.err("Tags", json!({"add": ["x"], "remove": ["y"]}));
+    assert!(two["message"].as_str().unwrap().contains("one call does one of them"));
+}
+
+#[test]
+fn search_filters_by_tag_and_property() {
+    let v = Vault::new();
+    v.write("a.md", "---\nstatus: draft\ntags: [project/alpha]\n---\nTODO one\n");
+    v.write("b.md", "---\nstatus: done\n---\nTODO two #project/alpha/x\n");
+    v.write("c.md", "TODO three #other\n");
+    v.write("d.txt", "TODO four\n");
+    let names = |out: &serde_json::Value| -> Vec<String> {
+        out["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["filePath"].as_str().unwrap().rsplit('/').next().unwrap().to_string())
+            .collect()
+    };
+    let tagged = v.ok("TextSearch", json!({"query": "TODO", "tag": "project"}));
+    assert_eq!(names(&tagged), ["a.md", "b.md"]);
+    assert_eq!(tagged["filesSearched"], 2);
+    let drafts = v.ok("TextSearch", json!({"query": "TODO", "property": {"status": "Draft"}}));
+    assert_eq!(names(&drafts), ["a.md"]);
+    let both = v.ok(
+        "TextSearch",
+        json!({"query": "TODO", "tag": "project/alpha/x", "property": {"status": null}}),
+    );
+    assert_eq!(names(&both), ["b.md"]);
+    let one = v.ok(
+        "TextSearch",
+        json!({"query": "TODO", "filePath": "c.md", "tag": "project"}),
+    );
+    assert_eq!(one["totalMatches"], 0);
+}
+
+#[test]
+fn blocks_are_targets_and_paragraphs_get_ids() {
+    let v = Vault::new();
+    let text = "# Plan\n\nDig the beds\nbefore May.\n\n- [ ] Mulch ^mulch\n- [ ] Water\n";
+    v.write("p.md", text);
+    let read = v.ok("TextRead", json!({"filePath": "p.md", "target": {"block": "^mulch"}}));
+    assert_eq!(read["content"], "- [ ] Mulch ^mulch");
+    let missing = v.err("TextRead", json!({"filePath": "p.md", "target": {"block": "nope"}}));
+    assert!(
+        missing["message"].as_str().unwrap().contains("block '^nope' was not found; the file's block ids: ^mulch"),
+        "{missing}"
+    );
+
+    let id = v.ok(
+        "TextPatch",
+        json!({"filePath": "p.md", "operation": "blockId", "target": {"lines": {"start": 3}}}),
+    );
+    let new_id = id["blockId"].as_str().unwrap().to_string();
+    assert_eq!(new_id.len(), 6);
+    assert_eq!(
+        v.read_string("p.md"),
+        text.replace("before May.\n", &format!("before May. ^{new_id}\n"))
+    );
+    let again = v.ok(
+        "TextPatch",
+        json!({"filePath": "p.md", "operation": "blockId", "target": {"lines": {"start": 4}}}),
+    );
+    assert_eq!(again["blockId"], new_id.as_str());
+    assert_eq!(again["linesDelta"], 0);
+
+    v.ok(
+        "TextPatch",
+        json!({"filePath": "p.md", "operation": "replace", "target": {"block": "mulch"}, "content": "- [x] Mulch"}),
+    );
+    assert!(v.read_string("p.md").contains("- [x] Mulch ^mulch\n"));
+    v.ok(
+        "TextPatch",
+        json!({"filePath": "p.md", "operation": "insert", "target": {"block": "mulch"}, "content": "- [ ] Weed"}),
+    );
+    assert!(v.read_string("p.md").ends_with("- [x] Mulch ^mulch\n- [ ] Weed\n- [ ] Water\n"));
+    let named = v.ok(
+        "TextPatch",
+        json!({"filePath": "p.md", "operation": "blockId", "target": {"lines": {"start": 8}}, "content": "^water"}),
+    );
+    assert_eq!(named["blockId"], "water");
+    let heading = v.err(
+        "TextPatch",
+        json!({"filePath": "p.md", "operation": "blockId", "target": {"lines": {"start": 1}}}),
+    );
+    assert!(heading["message"].as_str().unwrap().contains("is not in a paragraph or list item"));
+}
+
+#[test]
+fn the_document_map_lists_properties_blocks_and_tags() {
+    let v = Vault::new();
+    v.write(
+        "m.md",
+        "---\nstatus: draft\naliases:\n  - M\n---\n# M #top\n\nText ^one\n",
+    );
+    let out = v.ok("TextInspect", json!({"filePath": "m.md"}));
+    let s = &out["structure"];
+    assert_eq!(
+        s["frontmatter"],
+        json!({"kind": "yaml", "startLine": 1, "endLine": 5, "properties": [
+            {"key": "status", "value": "draft", "line": 2},
+            {"key": "aliases", "value": ["M"], "line": 3, "endLine": 4}
+        ]})
+    );
+    assert_eq!(s["blocks"], json!([{"id": "one", "startLine": 8, "endLine": 8}]));
+    assert_eq!(s["tags"], json!([{"tag": "top", "line": 6}]));
+}
+
+#[test]
+fn backlinks_with_unlinked_mentions_and_aliases() {
+    let v = Vault::new();
+    v.write("garden.md", "---\naliases: [Veg patch]\n---\n# Garden\n");
+    v.write(
+        "a.md",
+        "The garden grows. [[garden]] and [[Veg patch|veg]].\n\nThe veg patch, `garden` in code.\n",
+    );
+    v.write("b.md", "Gardening is not the garden note? gardens\n");
+    let out = v.ok("Backlinks", json!({"filePath": "garden.md", "unlinked": true}));
+    assert_eq!(out["count"], 2);
+    assert_eq!(out["backlinks"][1]["kind"], "alias");
+    let mentions: Vec<(String, u64, String)> = out["unlinked"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            (
+                m["filePath"].as_str().unwrap().rsplit('/').next().unwrap().to_string(),
+                m["line"].as_u64().unwrap(),
+                m["link"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        mentions,
+        [
+            ("a.md".to_string(), 1, "[[garden]]".to_string()),
+            ("a.md".to_string(), 3, "[[garden]]".to_string()),
+            ("b.md".to_string(), 1, "[[garden]]".to_string()),
+        ]
+    );
+}
+
+#[test]
+fn links_follow_the_vaults_app_json() {
+    let v = Vault::new();
+    v.write(".obsidian/app.json", r#"{"newLinkFormat": "absolute", "useMarkdownLinks": true}"#);
+    v.write(
+        "notes/a.md",
+        "See [[garden]], [[projects/garden]] and [g](../projects/garden.md).\n",
+    );
+    v.write("projects/garden.md", "# Garden\n");
+    v.ok(
+        "Move",
+        json!({"sourcePath": "projects/garden.md", "destinationPath": "old/garden.md"}),
+    );
+    assert_eq!(
+        v.read_string("notes/a.md"),
+        "See [[garden]], [[old/garden]] and [g](/old/garden.md).\n"
+    );
+    v.write("notes/b.md", "The garden.\n");
+    let out = v.ok("Backlinks", json!({"filePath": "old/garden.md", "unlinked": true}));
+    assert_eq!(out["unlinked"][0]["link"], "[garden](/old/garden.md)");
+    assert_eq!(v.ok("CheckLinks", json!({}))["brokenCount"], 0);
+}
