@@ -79,13 +79,22 @@ fn main() {
     });
     println!("{:<70} {:>10}", format!("{notes} notes: call"), "time");
     for (label, time) in [
-        (format!("Backlinks of a note ({count} links into it)"), backlinks),
-        (format!("Tags rename ({renamed} occurrences in 500 notes)"), rename),
+        (
+            format!("Backlinks of a note ({count} links into it)"),
+            backlinks,
+        ),
+        (
+            format!("Tags rename ({renamed} occurrences in 500 notes)"),
+            rename,
+        ),
         (
             format!("TextSearch with property status: draft ({found} notes match)"),
             filtered,
         ),
-        ("TextSearch of the same query without the filter".to_string(), plain),
+        (
+            "TextSearch of the same query without the filter".to_string(),
+            plain,
+        ),
     ] {
         println!("{label:<70} {:>10}", ms(time));
     }
@@ -109,7 +118,11 @@ fn generate(root: &std::path::Path, count: usize) {
         std::fs::create_dir_all(&folder).unwrap();
         let status = if i % 4 == 0 { "draft" } else { "done" };
         let tagged = i % tagged_every == 0 && i / tagged_every < 500;
-        let tags = if tagged { "[project/alpha, notes]" } else { "[notes]" };
+        let tags = if tagged {
+            "[project/alpha, notes]"
+        } else {
+            "[notes]"
+        };
         let mut text = format!("---\nstatus: {status}\ntags: {tags}\n---\n# Note {i}\n\n");
         for p in 0..12 {
             text.push_str(&format!(

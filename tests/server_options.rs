@@ -165,7 +165,8 @@ fn read_only_offers_only_tools_that_change_nothing() {
             "ListFiles",
             "get_text_file_contents",
             "EditHistory",
-            "CheckLinks"
+            "CheckLinks",
+            "Backlinks"
         ]
     );
     assert!(
@@ -193,11 +194,21 @@ fn toolsets_pick_the_tools() {
             "EditHistory",
             "UndoEdit",
             "Batch",
-            "CheckLinks"
+            "CheckLinks",
+            "Backlinks",
+            "Properties",
+            "Tags"
         ]
     );
     assert_eq!(names(&tools_json(&["--toolsets", "code"])), ["edit_code"]);
-    assert_eq!(names(&tools_json(&["--toolsets", "links"])), ["CheckLinks"]);
+    assert_eq!(
+        names(&tools_json(&["--toolsets", "links"])),
+        ["CheckLinks", "Backlinks"]
+    );
+    assert_eq!(
+        names(&tools_json(&["--toolsets", "vault"])),
+        ["Properties", "Tags"]
+    );
     assert_eq!(
         names(&tools_json(&["--toolsets", "history"])),
         ["EditHistory", "UndoEdit"]
@@ -206,7 +217,7 @@ fn toolsets_pick_the_tools() {
         names(&tools_json(&["--toolsets", "history", "--no-history"])),
         Vec::<String>::new()
     );
-    assert_eq!(names(&tools_json(&["--toolsets", "all"])).len(), 20);
+    assert_eq!(names(&tools_json(&["--toolsets", "all"])).len(), 23);
     let bad = std::process::Command::new(BIN)
         .args(["tools", "--toolsets", "text,nope"])
         .output()

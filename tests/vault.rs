@@ -29,9 +29,15 @@ fn properties_create_toml_and_refusals() {
     assert!(dry["diff"].as_str().unwrap().contains("-  - y z"), "{dry}");
     assert_eq!(dry["dryRun"], true);
 
-    v.write("t.md", "+++\ntitle = \"T\"  # kept\ndate = 2026-05-01\n+++\nbody\n");
+    v.write(
+        "t.md",
+        "+++\ntitle = \"T\"  # kept\ndate = 2026-05-01\n+++\nbody\n",
+    );
     let read = v.ok("Properties", json!({"filePath": "t.md"}));
-    assert_eq!(read["properties"], json!({"title": "T", "date": "2026-05-01"}));
+    assert_eq!(
+        read["properties"],
+        json!({"title": "T", "date": "2026-05-01"})
+    );
     v.ok(
         "Properties",
         json!({"filePath": "t.md", "set": {"title": "New", "n": 2}}),
@@ -44,16 +50,30 @@ fn properties_create_toml_and_refusals() {
         "Properties",
         json!({"filePath": "t.md", "set": {"title": null}}),
     );
-    assert!(err["message"].as_str().unwrap().contains("TOML has no null"), "{err}");
+    assert!(
+        err["message"]
+            .as_str()
+            .unwrap()
+            .contains("TOML has no null"),
+        "{err}"
+    );
 
     let both = v.err(
         "Properties",
         json!({"filePath": "a.md", "set": {"a": 1}, "delete": ["a"]}),
     );
-    assert_eq!(both["message"], "'a' is both set and deleted; nothing was written");
+    assert_eq!(
+        both["message"],
+        "'a' is both set and deleted; nothing was written"
+    );
     v.write("c.txt", "x");
     let not_md = v.err("Properties", json!({"filePath": "c.txt"}));
-    assert!(not_md["message"].as_str().unwrap().contains("not a Markdown note"));
+    assert!(
+        not_md["message"]
+            .as_str()
+            .unwrap()
+            .contains("not a Markdown note")
+    );
 }
 
 #[test]
@@ -71,23 +91,45 @@ fn tags_on_one_note() {
     );
     let added = v.ok("Tags", json!({"filePath": "n.md", "add": ["#new", "a"]}));
     assert_eq!(added["changed"], 1);
-    assert_eq!(v.read_string("n.md"), "---\ntags: [a, new]\n---\nText #b, #c/d and `#code`.\n");
+    assert_eq!(
+        v.read_string("n.md"),
+        "---\ntags: [a, new]\n---\nText #b, #c/d and `#code`.\n"
+    );
     v.ok(
         "Tags",
         json!({"filePath": "n.md", "remove": ["b", "a"], "inline": true}),
     );
-    assert_eq!(v.read_string("n.md"), "---\ntags: [new]\n---\nText, #c/d and `#code`.\n");
+    assert_eq!(
+        v.read_string("n.md"),
+        "---\ntags: [new]\n---\nText, #c/d and `#code`.\n"
+    );
     let bad = v.err("Tags", json!({"filePath": "n.md", "add": ["12"]}));
-    assert!(bad["message"].as_str().unwrap().contains("is not a tag name"));
+    assert!(
+        bad["message"]
+            .as_str()
+            .unwrap()
+            .contains("is not a tag name")
+    );
     let two = v.err("Tags", json!({"add": ["x"], "remove": ["y"]}));
-    assert!(two["message"].as_str().unwrap().contains("one call does one of them"));
+    assert!(
+        two["message"]
+            .as_str()
+            .unwrap()
+            .contains("one call does one of them")
+    );
 }
 
 #[test]
 fn search_filters_by_tag_and_property() {
     let v = Vault::new();
-    v.write("a.md", "---\nstatus: draft\ntags: [project/alpha]\n---\nTODO one\n");
-    v.write("b.md", "---\nstatus: done\n---\nTODO two #project/alpha/x\n");
+    v.write(
+        "a.md",
+        "---\nstatus: draft\ntags: [project/alpha]\n---\nTODO one\n",
+    );
+    v.write(
+        "b.md",
+        "---\nstatus: done\n---\nTODO two #project/alpha/x\n",
+    );
     v.write("c.md", "TODO three #other\n");
     v.write("d.txt", "TODO four\n");
     let names = |out: &serde_json::Value| -> Vec<String> {
@@ -95,13 +137,24 @@ fn search_filters_by_tag_and_property() {
             .as_array()
             .unwrap()
             .iter()
-            .map(|f| f["filePath"].as_str().unwrap().rsplit('/').next().unwrap().to_string())
+            .map(|f| {
+                f["filePath"]
+                    .as_str()
+                    .unwrap()
+                    .rsplit('/')
+                    .next()
+                    .unwrap()
+                    .to_string()
+            })
             .collect()
     };
     let tagged = v.ok("TextSearch", json!({"query": "TODO", "tag": "project"}));
     assert_eq!(names(&tagged), ["a.md", "b.md"]);
     assert_eq!(tagged["filesSearched"], 2);
-    let drafts = v.ok("TextSearch", json!({"query": "TODO", "property": {"status": "Draft"}}));
+    let drafts = v.ok(
+        "TextSearch",
+        json!({"query": "TODO", "property": {"status": "Draft"}}),
+    );
     assert_eq!(names(&drafts), ["a.md"]);
     let both = v.ok(
         "TextSearch",
@@ -120,11 +173,20 @@ fn blocks_are_targets_and_paragraphs_get_ids() {
     let v = Vault::new();
     let text = "# Plan\n\nDig the beds\nbefore May.\n\n- [ ] Mulch ^mulch\n- [ ] Water\n";
     v.write("p.md", text);
-    let read = v.ok("TextRead", json!({"filePath": "p.md", "target": {"block": "^mulch"}}));
+    let read = v.ok(
+        "TextRead",
+        json!({"filePath": "p.md", "target": {"block": "^mulch"}}),
+    );
     assert_eq!(read["content"], "- [ ] Mulch ^mulch");
-    let missing = v.err("TextRead", json!({"filePath": "p.md", "target": {"block": "nope"}}));
+    let missing = v.err(
+        "TextRead",
+        json!({"filePath": "p.md", "target": {"block": "nope"}}),
+    );
     assert!(
-        missing["message"].as_str().unwrap().contains("block '^nope' was not found; the file's block ids: ^mulch"),
+        missing["message"]
+            .as_str()
+            .unwrap()
+            .contains("block '^nope' was not found; the file's block ids: ^mulch"),
         "{missing}"
     );
 
@@ -154,7 +216,10 @@ fn blocks_are_targets_and_paragraphs_get_ids() {
         "TextPatch",
         json!({"filePath": "p.md", "operation": "insert", "target": {"block": "mulch"}, "content": "- [ ] Weed"}),
     );
-    assert!(v.read_string("p.md").ends_with("- [x] Mulch ^mulch\n- [ ] Weed\n- [ ] Water\n"));
+    assert!(
+        v.read_string("p.md")
+            .ends_with("- [x] Mulch ^mulch\n- [ ] Weed\n- [ ] Water\n")
+    );
     let named = v.ok(
         "TextPatch",
         json!({"filePath": "p.md", "operation": "blockId", "target": {"lines": {"start": 8}}, "content": "^water"}),
@@ -164,7 +229,12 @@ fn blocks_are_targets_and_paragraphs_get_ids() {
         "TextPatch",
         json!({"filePath": "p.md", "operation": "blockId", "target": {"lines": {"start": 1}}}),
     );
-    assert!(heading["message"].as_str().unwrap().contains("is not in a paragraph or list item"));
+    assert!(
+        heading["message"]
+            .as_str()
+            .unwrap()
+            .contains("is not in a paragraph or list item")
+    );
 }
 
 #[test]
@@ -183,7 +253,10 @@ fn the_document_map_lists_properties_blocks_and_tags() {
             {"key": "aliases", "value": ["M"], "line": 3, "endLine": 4}
         ]})
     );
-    assert_eq!(s["blocks"], json!([{"id": "one", "startLine": 8, "endLine": 8}]));
+    assert_eq!(
+        s["blocks"],
+        json!([{"id": "one", "startLine": 8, "endLine": 8}])
+    );
     assert_eq!(s["tags"], json!([{"tag": "top", "line": 6}]));
 }
 
@@ -196,7 +269,10 @@ fn backlinks_with_unlinked_mentions_and_aliases() {
         "The garden grows. [[garden]] and [[Veg patch|veg]].\n\nThe veg patch, `garden` in code.\n",
     );
     v.write("b.md", "Gardening is not the garden note? gardens\n");
-    let out = v.ok("Backlinks", json!({"filePath": "garden.md", "unlinked": true}));
+    let out = v.ok(
+        "Backlinks",
+        json!({"filePath": "garden.md", "unlinked": true}),
+    );
     assert_eq!(out["count"], 2);
     assert_eq!(out["backlinks"][1]["kind"], "alias");
     let mentions: Vec<(String, u64, String)> = out["unlinked"]
@@ -205,7 +281,13 @@ fn backlinks_with_unlinked_mentions_and_aliases() {
         .iter()
         .map(|m| {
             (
-                m["filePath"].as_str().unwrap().rsplit('/').next().unwrap().to_string(),
+                m["filePath"]
+                    .as_str()
+                    .unwrap()
+                    .rsplit('/')
+                    .next()
+                    .unwrap()
+                    .to_string(),
                 m["line"].as_u64().unwrap(),
                 m["link"].as_str().unwrap().to_string(),
             )
@@ -224,7 +306,10 @@ fn backlinks_with_unlinked_mentions_and_aliases() {
 #[test]
 fn links_follow_the_vaults_app_json() {
     let v = Vault::new();
-    v.write(".obsidian/app.json", r#"{"newLinkFormat": "absolute", "useMarkdownLinks": true}"#);
+    v.write(
+        ".obsidian/app.json",
+        r#"{"newLinkFormat": "absolute", "useMarkdownLinks": true}"#,
+    );
     v.write(
         "notes/a.md",
         "See [[garden]], [[projects/garden]] and [g](../projects/garden.md).\n",
@@ -239,7 +324,10 @@ fn links_follow_the_vaults_app_json() {
         "See [[garden]], [[old/garden]] and [g](/old/garden.md).\n"
     );
     v.write("notes/b.md", "The garden.\n");
-    let out = v.ok("Backlinks", json!({"filePath": "old/garden.md", "unlinked": true}));
+    let out = v.ok(
+        "Backlinks",
+        json!({"filePath": "old/garden.md", "unlinked": true}),
+    );
     assert_eq!(out["unlinked"][0]["link"], "[garden](/old/garden.md)");
     assert_eq!(v.ok("CheckLinks", json!({}))["brokenCount"], 0);
 }

@@ -108,9 +108,17 @@ async fn setting_a_property_changes_only_its_line() {
     assert!(before.contains("# Fields the project notes share"));
     assert!(before.contains("tags: [project/alpha, garden]\n"));
 
-    let read = ok(&call(&client, "Properties", json!({"filePath": "projects/garden.md"})).await);
+    let read = ok(&call(
+        &client,
+        "Properties",
+        json!({"filePath": "projects/garden.md"}),
+    )
+    .await);
     assert_eq!(read["properties"]["status"], "active");
-    assert_eq!(read["properties"]["tags"], json!(["project/alpha", "garden"]));
+    assert_eq!(
+        read["properties"]["tags"],
+        json!(["project/alpha", "garden"])
+    );
 
     let set = ok(&call(
         &client,
@@ -122,7 +130,10 @@ async fn setting_a_property_changes_only_its_line() {
     assert_eq!(set["affectedLines"], json!({"start": 4, "end": 4}));
     assert_eq!(
         std::fs::read_to_string(&note).unwrap(),
-        before.replace("status: active  # set by hand\n", "status: done  # set by hand\n")
+        before.replace(
+            "status: active  # set by hand\n",
+            "status: done  # set by hand\n"
+        )
     );
 
     // A stale hash is refused, and nothing changes.
@@ -134,8 +145,15 @@ async fn setting_a_property_changes_only_its_line() {
         )
         .await,
     );
-    assert!(stale["message"].as_str().unwrap().contains("changed"), "{stale}");
-    assert!(std::fs::read_to_string(&note).unwrap().contains("status: done  #"));
+    assert!(
+        stale["message"].as_str().unwrap().contains("changed"),
+        "{stale}"
+    );
+    assert!(
+        std::fs::read_to_string(&note)
+            .unwrap()
+            .contains("status: done  #")
+    );
 
     // Invalid YAML is refused with the parser's line.
     std::fs::write(
@@ -152,7 +170,10 @@ async fn setting_a_property_changes_only_its_line() {
         .await,
     );
     let message = broken["message"].as_str().unwrap();
-    assert!(message.contains("YAML frontmatter does not parse: line"), "{message}");
+    assert!(
+        message.contains("YAML frontmatter does not parse: line"),
+        "{message}"
+    );
     assert_eq!(
         std::fs::read_to_string(root.join("notes/broken.md")).unwrap(),
         "---\ntitle: x\nlist: [a, b\nstatus: y\n---\n"
@@ -196,7 +217,10 @@ async fn a_tag_rename_covers_the_vault_and_one_undo_takes_it_back() {
     let after = files(&root);
     let mut expected = before.clone();
     let garden = text("projects/garden.md")
-        .replace("tags: [project/alpha, garden]", "tags: [project/beta, garden]")
+        .replace(
+            "tags: [project/alpha, garden]",
+            "tags: [project/beta, garden]",
+        )
         .replace("#project/alpha/hardware", "#project/beta/hardware");
     // The code block and the URL keep theirs.
     assert!(garden.contains("(#project/alpha here is code, not a tag)"));
@@ -224,9 +248,17 @@ async fn a_tag_rename_covers_the_vault_and_one_undo_takes_it_back() {
         .map(|t| t["tag"].as_str().unwrap())
         .collect();
     assert!(tags.contains(&"project/beta/hardware"), "{listed}");
-    assert!(!tags.iter().any(|t| t.starts_with("project/alpha")), "{listed}");
+    assert!(
+        !tags.iter().any(|t| t.starts_with("project/alpha")),
+        "{listed}"
+    );
 
-    let undo = ok(&call(&client, "UndoEdit", json!({"changeId": renamed["changeId"]})).await);
+    let undo = ok(&call(
+        &client,
+        "UndoEdit",
+        json!({"changeId": renamed["changeId"]}),
+    )
+    .await);
     assert_eq!(undo["files"].as_array().unwrap().len(), 3, "{undo}");
     assert_eq!(files(&root), before, "every byte restored");
     client.cancel().await.unwrap();
@@ -308,7 +340,12 @@ async fn a_block_is_a_target_survives_a_move_and_is_missed_when_deleted() {
 async fn backlinks_list_every_link_into_the_note_and_nothing_else() {
     let (_dir, root) = vault();
     let client = start(&root).await;
-    let result = ok(&call(&client, "Backlinks", json!({"filePath": "projects/garden.md"})).await);
+    let result = ok(&call(
+        &client,
+        "Backlinks",
+        json!({"filePath": "projects/garden.md"}),
+    )
+    .await);
     let links: Vec<(String, u64, String)> = result["backlinks"]
         .as_array()
         .unwrap()
@@ -342,7 +379,10 @@ async fn backlinks_list_every_link_into_the_note_and_nothing_else() {
         .collect();
     assert_eq!(links, expected);
     assert_eq!(result["count"], 11);
-    assert_eq!(result["backlinks"][8]["text"], "- The [[Veg patch]] needs mulch before the herbs go in: [[garden#^tasks-1]].");
+    assert_eq!(
+        result["backlinks"][8]["text"],
+        "- The [[Veg patch]] needs mulch before the herbs go in: [[garden#^tasks-1]]."
+    );
 
     let block = ok(&call(
         &client,
@@ -356,12 +396,18 @@ async fn backlinks_list_every_link_into_the_note_and_nothing_else() {
         .iter()
         .map(|b| {
             let path = b["filePath"].as_str().unwrap();
-            (path.rsplit('/').next().unwrap().to_string(), b["line"].as_u64().unwrap())
+            (
+                path.rsplit('/').next().unwrap().to_string(),
+                b["line"].as_u64().unwrap(),
+            )
         })
         .collect();
     assert_eq!(
         lines,
-        [("2026-05-01.md".to_string(), 16), ("ideas.md".to_string(), 11)]
+        [
+            ("2026-05-01.md".to_string(), 16),
+            ("ideas.md".to_string(), 11)
+        ]
     );
     let heading = ok(&call(
         &client,

@@ -116,8 +116,10 @@ impl Tool for Backlinks {
 
     fn run(ctx: &ToolContext, params: BacklinksParams) -> Result<BacklinksOutput, ToolError> {
         if params.heading.is_some() && params.block.is_some() {
-            return Err(ToolError::new("heading and block were both given; a link goes into one of them")
-                .suggest("Pass one, or neither for links into the whole note"));
+            return Err(ToolError::new(
+                "heading and block were both given; a link goes into one of them",
+            )
+            .suggest("Pass one, or neither for links into the whole note"));
         }
         let max = params.max_results.unwrap_or(DEFAULT_MAX);
         if max == 0 || max > MAX_RESULTS {
@@ -132,7 +134,9 @@ impl Tool for Backlinks {
             return Err(ToolError::new(format!(
                 "{shown} is not a Markdown note; Backlinks finds links into notes"
             ))
-            .suggest("Name a .md file; for other files, TextSearch finds where their name is written"));
+            .suggest(
+                "Name a .md file; for other files, TextSearch finds where their name is written",
+            ));
         }
         let root = file.path.root.clone();
         let target = relative_to(&root, &file.path.real);
@@ -265,7 +269,8 @@ fn place(
                 "Target not found in {shown}: block '^{id}' does not exist"
             ))
             .suggest(if ids.is_empty() {
-                "The note has no block ids; TextPatch operation 'blockId' gives a paragraph one".to_string()
+                "The note has no block ids; TextPatch operation 'blockId' gives a paragraph one"
+                    .to_string()
             } else {
                 format!("The note's block ids: {}", ids.join(", "))
             }));
@@ -364,8 +369,10 @@ fn unlinked_mentions<'t>(text: &'t str, names: &[String]) -> Vec<(usize, &'t str
             .iter()
             .any(|b| line >= b.start_line && line <= b.end_line)
     };
-    let links = regex::Regex::new(r"!?\[\[[^\]]*\]\]|!?\[[^\]]*\]\([^)]*\)|\[[^\]]*\]\[[^\]]*\]|`[^`]*`|<[^>]*>|\[[^\]]*\]")
-        .expect("a valid pattern");
+    let links = regex::Regex::new(
+        r"!?\[\[[^\]]*\]\]|!?\[[^\]]*\]\([^)]*\)|\[[^\]]*\]\[[^\]]*\]|`[^`]*`|<[^>]*>|\[[^\]]*\]",
+    )
+    .expect("a valid pattern");
     let mut out = Vec::new();
     for (i, line) in crate::text::lines::split_lines(text).enumerate() {
         let n = i + 1;
@@ -375,12 +382,18 @@ fn unlinked_mentions<'t>(text: &'t str, names: &[String]) -> Vec<(usize, &'t str
         let lower = line.to_lowercase();
         if lower.len() != line.len() {
             // Lowercasing changed byte offsets; compare on the original.
-            if names.iter().any(|name| word_in(line, &lower, name, &links, true)) {
+            if names
+                .iter()
+                .any(|name| word_in(line, &lower, name, &links, true))
+            {
                 out.push((n, line));
             }
             continue;
         }
-        if names.iter().any(|name| word_in(line, &lower, name, &links, false)) {
+        if names
+            .iter()
+            .any(|name| word_in(line, &lower, name, &links, false))
+        {
             out.push((n, line));
         }
     }
@@ -399,7 +412,10 @@ fn word_in(line: &str, lower: &str, name: &str, links: &regex::Regex, loose: boo
         let end = start + name.len();
         from = start + 1;
         if !lower.is_char_boundary(from) {
-            from = lower[from..].char_indices().next().map_or(lower.len(), |(i, _)| from + i);
+            from = lower[from..]
+                .char_indices()
+                .next()
+                .map_or(lower.len(), |(i, _)| from + i);
         }
         let before = lower[..start].chars().next_back();
         let after = lower[end..].chars().next();

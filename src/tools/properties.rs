@@ -143,11 +143,15 @@ fn changes(params: &PropertiesParams) -> Result<Vec<Change>, ToolError> {
         out.push(Change::Delete(key.clone()));
     }
     if out.is_empty() {
-        return Err(ToolError::new("set and delete are both empty, so there is nothing to change")
-            .suggest("Leave both out to read the properties"));
+        return Err(
+            ToolError::new("set and delete are both empty, so there is nothing to change")
+                .suggest("Leave both out to read the properties"),
+        );
     }
     if let Some(bad) = out.iter().find_map(|c| match c {
-        Change::Set(k, _) | Change::Delete(k) if k.trim().is_empty() || k.contains(['\n', '\r']) => {
+        Change::Set(k, _) | Change::Delete(k)
+            if k.trim().is_empty() || k.contains(['\n', '\r']) =>
+        {
             Some(k.clone())
         }
         _ => None,
@@ -211,8 +215,9 @@ impl PlannedEdit for Properties {
     ) -> Result<PropertiesOutput, ToolError> {
         let plan = &edited.value;
         let note = join_notes([
-            plan.created
-                .then(|| "The note had no frontmatter; a YAML block was added at its top".to_string()),
+            plan.created.then(|| {
+                "The note had no frontmatter; a YAML block was added at its top".to_string()
+            }),
             plan.changed
                 .is_empty()
                 .then(|| "Every key already had the value asked for; nothing changed".to_string()),

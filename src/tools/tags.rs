@@ -19,7 +19,9 @@ use super::tool::{Effects, Tool, Toolset};
 use crate::text::document::Document;
 use crate::text::format::{Format, format_of};
 use crate::text::markdown::is_tag;
-use crate::text::properties::{PropertyError, TagEdit, add_tags, note_tags, remove_tags, rename_tag};
+use crate::text::properties::{
+    PropertyError, TagEdit, add_tags, note_tags, remove_tags, rename_tag,
+};
 use crate::workspace::batch::BatchItem;
 use crate::workspace::commit::{Change, History};
 use crate::workspace::fd_room;
@@ -144,13 +146,19 @@ impl Tool for Tags {
     }
 
     fn run(ctx: &ToolContext, params: TagsParams) -> Result<TagsOutput, ToolError> {
-        let actions = [params.add.is_some(), params.remove.is_some(), params.rename.is_some()]
-            .iter()
-            .filter(|a| **a)
-            .count();
+        let actions = [
+            params.add.is_some(),
+            params.remove.is_some(),
+            params.rename.is_some(),
+        ]
+        .iter()
+        .filter(|a| **a)
+        .count();
         if actions > 1 {
-            return Err(ToolError::new("add, remove and rename were combined; one call does one of them")
-                .suggest("Make one call per action"));
+            return Err(ToolError::new(
+                "add, remove and rename were combined; one call does one of them",
+            )
+            .suggest("Make one call per action"));
         }
         if params.inline && params.remove.is_none() {
             return Err(ToolError::new("inline goes with remove only")
@@ -250,7 +258,12 @@ fn list_all(ctx: &ToolContext) -> Result<TagsOutput, ToolError> {
             exists: true,
         };
         let walked = walk_files(&start, MAX_LISTED_NOTES, &cancel);
-        notes.extend(walked.files.into_iter().filter(|f| format_of(f) == Format::Markdown));
+        notes.extend(
+            walked
+                .files
+                .into_iter()
+                .filter(|f| format_of(f) == Format::Markdown),
+        );
     }
     for note in notes {
         if ctx.is_cancelled() {
@@ -294,8 +307,10 @@ fn list_all(ctx: &ToolContext) -> Result<TagsOutput, ToolError> {
 /// add or remove on one note.
 fn change_one(ctx: &ToolContext, params: &TagsParams) -> Result<TagsOutput, ToolError> {
     let Some(path) = &params.file_path else {
-        return Err(ToolError::new("add and remove change one note, but filePath is missing")
-            .suggest("Pass filePath; to change a tag in every note use rename"));
+        return Err(
+            ToolError::new("add and remove change one note, but filePath is missing")
+                .suggest("Pass filePath; to change a tag in every note use rename"),
+        );
     };
     let (adding, tags) = match (&params.add, &params.remove) {
         (Some(add), _) => (true, tag_names(add)?),
@@ -328,7 +343,11 @@ fn change_one(ctx: &ToolContext, params: &TagsParams) -> Result<TagsOutput, Tool
         (0, _) if adding => Some("The note has these tags already; nothing changed".to_string()),
         (0, _) => Some(format!(
             "The note's frontmatter has none of these tags{}; nothing changed",
-            if params.inline { " and neither has its text" } else { " (inline: true also removes #tags from the text)" }
+            if params.inline {
+                " and neither has its text"
+            } else {
+                " (inline: true also removes #tags from the text)"
+            }
         )),
         (_, true) => Some("The note had no frontmatter; a YAML block was added at its top".into()),
         _ => done.history.note(),
@@ -390,8 +409,10 @@ fn rename_across(
         return Err(ToolError::new("from and to are the same tag").suggest("Name a new tag in to"));
     }
     if params.expected_hash.is_some() && params.file_path.is_none() {
-        return Err(ToolError::new("expectedHash names one note's hash, but the rename covers every note")
-            .suggest("Leave expectedHash out, or pass filePath"));
+        return Err(ToolError::new(
+            "expectedHash names one note's hash, but the rename covers every note",
+        )
+        .suggest("Leave expectedHash out, or pass filePath"));
     }
     let workspace = &ctx.workspace;
     let roots = workspace.roots();
@@ -430,7 +451,9 @@ fn rename_across(
         progress: &|_| {},
     });
     if summary.cancelled {
-        return Err(ToolError::new("The rename was cancelled; nothing was written"));
+        return Err(ToolError::new(
+            "The rename was cancelled; nothing was written",
+        ));
     }
     if summary.files.len() > MAX_RENAMED_FILES {
         return Err(ToolError::new(format!(
@@ -478,13 +501,17 @@ fn rename_across(
     let mut counts = Vec::with_capacity(items.len());
     for file in transaction.files() {
         if ctx.is_cancelled() {
-            return Err(ToolError::new("The rename was cancelled; nothing was written"));
+            return Err(ToolError::new(
+                "The rename was cancelled; nothing was written",
+            ));
         }
         let shown = file.path.display();
         let planned = rename_tag(file.doc.text(), &from, &to).map_err(|e| {
-            ToolError::new(format!("Cannot rename the tag in {shown}: {e}; no note was changed"))
-                .suggest(e.suggestion())
-                .detail("filePath", json!(shown))
+            ToolError::new(format!(
+                "Cannot rename the tag in {shown}: {e}; no note was changed"
+            ))
+            .suggest(e.suggestion())
+            .detail("filePath", json!(shown))
         })?;
         if planned.count == 0 {
             contents.push(None);

@@ -21,8 +21,8 @@ use crate::text::markdown::{
     self, Anchor, CodeBlock, Frontmatter, FrontmatterKind, HeadingNode, LinkedDocument,
     MarkdownOutline, block_refs, parse_links,
 };
-use crate::text::properties;
 use crate::text::plain::{self, CommentBlock, IniSection};
+use crate::text::properties;
 use crate::text::syntax::{self, OutlineItem, SyntaxReport};
 use crate::workspace::OpenFile;
 use crate::workspace::read::human_size;
@@ -480,7 +480,9 @@ fn capped<T>(items: Vec<T>) -> (Vec<T>, bool) {
 
 fn structure(doc: &Document, format: Format) -> (Structure, Option<String>) {
     match format {
-        Format::Markdown => outline_structure(markdown::parse(doc.text()), Vec::new(), 0, doc.text()),
+        Format::Markdown => {
+            outline_structure(markdown::parse(doc.text()), Vec::new(), 0, doc.text())
+        }
         Format::Text => {
             let outline = plain::parse(doc.text());
             let (sections, a) = capped(outline.sections);

@@ -489,14 +489,19 @@ fn plan_block_id(
         let plan = PatchPlan {
             operation: Operation::Insert,
             plan: nothing_plan(doc, last + 1),
-            target_note: Some(format!("Lines {first}-{last} already have the id ^{id}; nothing was changed")),
+            target_note: Some(format!(
+                "Lines {first}-{last} already have the id ^{id}; nothing was changed"
+            )),
             template_note: None,
             large_delete: None,
             block_id: Some(id.to_string()),
         };
         return Ok((doc.clone(), plan));
     }
-    let taken: Vec<String> = markdown::block_refs(text).into_iter().map(|b| b.id).collect();
+    let taken: Vec<String> = markdown::block_refs(text)
+        .into_iter()
+        .map(|b| b.id)
+        .collect();
     let id = match params.content.as_ref().map(|c| c.as_str().trim()) {
         Some(wanted) if !wanted.is_empty() => {
             let wanted = wanted.trim_start_matches('^');
@@ -524,9 +529,9 @@ fn plan_block_id(
         content: &new_line,
     };
     let plan = plan(doc, &edit, doc.eol_near(last)).map_err(|e| edit_error(e, &path))?;
-    let after = doc.apply(std::slice::from_ref(&plan.splice)).map_err(|e| {
-        ToolError::new(format!("Cannot write {path}: {e}; nothing was written"))
-    })?;
+    let after = doc
+        .apply(std::slice::from_ref(&plan.splice))
+        .map_err(|e| ToolError::new(format!("Cannot write {path}: {e}; nothing was written")))?;
     Ok((
         after,
         PatchPlan {

@@ -220,7 +220,10 @@ Examples:\n\
         };
         let roots = workspace.roots();
         let note_filter = (params.tag.is_some() || params.property.is_some()).then(|| {
-            NoteFilter::new(params.tag.clone(), params.property.clone().unwrap_or_default())
+            NoteFilter::new(
+                params.tag.clone(),
+                params.property.clone().unwrap_or_default(),
+            )
         });
         let accepts = |text: &str| note_filter.as_ref().is_none_or(|f| f.accepts(text));
         let request = SearchRequest {

@@ -145,11 +145,7 @@ fn line_kinds(text: &str, lines: &[&str]) -> Vec<Kind> {
 
 /// Whether a list item starts somewhere above line index `i` in the same run.
 fn list_above(lines: &[&str], i: usize) -> bool {
-    lines[..i]
-        .iter()
-        .rev()
-        .take(50)
-        .any(|l| is_item_start(l))
+    lines[..i].iter().rev().take(50).any(|l| is_item_start(l))
 }
 
 fn is_heading(trimmed: &str) -> bool {
@@ -159,7 +155,10 @@ fn is_heading(trimmed: &str) -> bool {
 
 fn is_rule(trimmed: &str) -> bool {
     let t: String = trimmed.chars().filter(|c| !c.is_whitespace()).collect();
-    t.len() >= 3 && (t.chars().all(|c| c == '-') || t.chars().all(|c| c == '*') || t.chars().all(|c| c == '_'))
+    t.len() >= 3
+        && (t.chars().all(|c| c == '-')
+            || t.chars().all(|c| c == '*')
+            || t.chars().all(|c| c == '_'))
 }
 
 /// Whether `line` starts a list item (`- x`, `* x`, `1. x`, `- [ ] x`), at

@@ -107,7 +107,9 @@ pub fn rewrite_links(
     before: &VaultIndex,
     after: &VaultIndex,
 ) -> Vec<LinkRewrite> {
-    rewrite_links_styled(text, index, doc_before, doc_after, moves, before, after, None)
+    rewrite_links_styled(
+        text, index, doc_before, doc_after, moves, before, after, None,
+    )
 }
 
 /// [`rewrite_links`] in a vault that writes links in `style`

@@ -122,7 +122,11 @@ impl LinkStyle {
         if self.markdown {
             let name = file_name(target);
             let text = strip_md(name).unwrap_or(name);
-            format!("[{text}]({}{})", self.markdown_path(target, from), encode(&hash))
+            format!(
+                "[{text}]({}{})",
+                self.markdown_path(target, from),
+                encode(&hash)
+            )
         } else {
             format!("[[{}{hash}]]", self.wiki_name(vault, target, from, false))
         }
@@ -180,12 +184,21 @@ mod tests {
         assert_eq!(at(LinkFormat::Shortest, false), "[[my garden]]");
         assert_eq!(at(LinkFormat::Absolute, false), "[[projects/my garden]]");
         assert_eq!(at(LinkFormat::Relative, false), "[[../projects/my garden]]");
-        assert_eq!(at(LinkFormat::Relative, true), "[my garden](../projects/my%20garden.md)");
-        assert_eq!(at(LinkFormat::Absolute, true), "[my garden](/projects/my%20garden.md)");
+        assert_eq!(
+            at(LinkFormat::Relative, true),
+            "[my garden](../projects/my%20garden.md)"
+        );
+        assert_eq!(
+            at(LinkFormat::Absolute, true),
+            "[my garden](/projects/my%20garden.md)"
+        );
         let same = LinkStyle {
             format: LinkFormat::Relative,
             ..LinkStyle::default()
         };
-        assert_eq!(same.wiki_name(&vault, "notes/b.md", "notes/a.md", false), "./b");
+        assert_eq!(
+            same.wiki_name(&vault, "notes/b.md", "notes/a.md", false),
+            "./b"
+        );
     }
 }

@@ -70,6 +70,7 @@ pub use link_rewrite::{
     LinkRewrite, PathMove, moved_path, outside_targets, rewrite_links, rewrite_links_styled,
     rewrite_links_to,
 };
+pub use link_style::{LinkFormat, LinkStyle};
 pub use link_target::{LinkTarget, WikiFragment, classify};
 pub use links::{Link, LinkKind, parse_links};
 pub use nearest_heading::{HeadingAbove, HeadingsThrough, headings_through, headings_until};
@@ -77,7 +78,6 @@ pub use sections::HeadingNode;
 pub use tags::{
     TagUse, inline_tags, is_tag, is_tag_char, is_tags_key, renamed_tag, tag_matches, tags_of_value,
 };
-pub use link_style::{LinkFormat, LinkStyle};
 pub use vault::{NoteLookup, VaultIndex, alias_names, join_path, relative_path};
 
 /// Everything the tools need to know about a Markdown document's structure.

@@ -45,7 +45,9 @@ pub fn is_tag_char(c: char) -> bool {
 
 /// Whether `name` (without `#`) is a valid tag.
 pub fn is_tag(name: &str) -> bool {
-    !name.is_empty() && name.chars().all(is_tag_char) && !name.chars().all(|c| c.is_ascii_digit() || c == '/')
+    !name.is_empty()
+        && name.chars().all(is_tag_char)
+        && !name.chars().all(|c| c.is_ascii_digit() || c == '/')
 }
 
 /// The inline tags of `text` (its frontmatter skipped), in order.
@@ -70,17 +72,19 @@ pub fn inline_tags(text: &str, index: &LineIndex) -> Vec<TagUse> {
     let bytes = text.as_bytes();
     for (event, range) in Parser::new_ext(body, options).into_offset_iter() {
         match event {
-            Event::Start(Tag::CodeBlock(_) | Tag::Link { .. } | Tag::Image { .. } | Tag::MetadataBlock(_)) => hidden += 1,
-            Event::End(TagEnd::CodeBlock | TagEnd::Link | TagEnd::Image | TagEnd::MetadataBlock(_)) => {
-                hidden = hidden.saturating_sub(1)
-            }
+            Event::Start(
+                Tag::CodeBlock(_) | Tag::Link { .. } | Tag::Image { .. } | Tag::MetadataBlock(_),
+            ) => hidden += 1,
+            Event::End(
+                TagEnd::CodeBlock | TagEnd::Link | TagEnd::Image | TagEnd::MetadataBlock(_),
+            ) => hidden = hidden.saturating_sub(1),
             Event::Text(_) if hidden == 0 => {
                 let from = body_start + range.start;
                 let to = body_start + range.end;
                 for at in memchr::memchr_iter(b'#', &bytes[from..to]) {
                     let hash = from + at;
-                    let after_space = hash == 0
-                        || matches!(bytes[hash - 1], b' ' | b'\t' | b'\n' | b'\r');
+                    let after_space =
+                        hash == 0 || matches!(bytes[hash - 1], b' ' | b'\t' | b'\n' | b'\r');
                     if !after_space {
                         continue;
                     }
@@ -207,7 +211,10 @@ mod tests {
         assert!(tag_matches("Project/Alpha", "project"));
         assert!(tag_matches("project", "#project"));
         assert!(!tag_matches("projects", "project"));
-        assert_eq!(renamed_tag("project/alpha", "project/alpha", "p/b").as_deref(), Some("p/b"));
+        assert_eq!(
+            renamed_tag("project/alpha", "project/alpha", "p/b").as_deref(),
+            Some("p/b")
+        );
         assert_eq!(renamed_tag("project/alphabet", "project/alpha", "x"), None);
         assert!(is_tag("a1") && !is_tag("123") && !is_tag("") && !is_tag("a b"));
     }

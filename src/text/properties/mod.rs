@@ -490,7 +490,10 @@ fn list_style(props: &Properties) -> ListStyle {
 fn verify(before: &Properties, text: &str, changes: &[Change]) -> Result<(), PropertyError> {
     let after = read(text)
         .map_err(|e| PropertyError::Unwritable {
-            key: changes.first().map(|c| c.key().to_string()).unwrap_or_default(),
+            key: changes
+                .first()
+                .map(|c| c.key().to_string())
+                .unwrap_or_default(),
             why: format!("the edited frontmatter would not parse ({e})"),
         })?
         .unwrap_or(Properties {
@@ -510,7 +513,9 @@ fn verify(before: &Properties, text: &str, changes: &[Change]) -> Result<(), Pro
                         key,
                         format!(
                             "written, it would read back as {}",
-                            after.get(key).map_or("nothing".to_string(), Value::to_string)
+                            after
+                                .get(key)
+                                .map_or("nothing".to_string(), Value::to_string)
                         ),
                     ));
                 }

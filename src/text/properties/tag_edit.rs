@@ -17,7 +17,7 @@
 
 use serde_json::Value;
 
-use super::{Change, PropertyError, PropertyEdit, edit, read};
+use super::{Change, PropertyEdit, PropertyError, edit, read};
 use crate::text::document::Splice;
 use crate::text::lines::LineIndex;
 use crate::text::markdown::{inline_tags, is_tag_char, is_tags_key, renamed_tag};
@@ -200,8 +200,12 @@ pub fn remove_tags(text: &str, tags: &[String], inline: bool) -> Result<TagEdit,
                 }
                 Value::String(s) => {
                     let sep = if s.contains(',') { ", " } else { " " };
-                    let parts: Vec<&str> = s.split([',', ' ']).filter(|t| !t.trim().is_empty()).collect();
-                    let kept: Vec<&str> = parts.iter().copied().filter(|t| !is_removed(t)).collect();
+                    let parts: Vec<&str> = s
+                        .split([',', ' '])
+                        .filter(|t| !t.trim().is_empty())
+                        .collect();
+                    let kept: Vec<&str> =
+                        parts.iter().copied().filter(|t| !is_removed(t)).collect();
                     (Value::String(kept.join(sep)), parts.len() - kept.len())
                 }
                 _ => continue,
@@ -258,7 +262,10 @@ mod tests {
     fn adds_and_removes() {
         let text = "---\ntags: [a]\n---\nText #b and #c.\n";
         let added = add_tags(text, &["b".into(), "A".into()]).unwrap();
-        assert_eq!(added.apply(text), "---\ntags: [a, b]\n---\nText #b and #c.\n");
+        assert_eq!(
+            added.apply(text),
+            "---\ntags: [a, b]\n---\nText #b and #c.\n"
+        );
         let created = add_tags("Body\n", &["x".into()]).unwrap();
         assert!(created.created);
         assert_eq!(created.apply("Body\n"), "---\ntags:\n  - x\n---\nBody\n");

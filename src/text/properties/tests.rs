@@ -53,8 +53,15 @@ fn new_keys_go_last_and_lists_follow_the_file() {
 #[test]
 fn deleting_and_creating() {
     let out = edit(NOTE, &[Change::Delete("aliases".into())]).unwrap();
-    assert_eq!(out.apply(NOTE), NOTE.replace("aliases:\n  - Veg patch\n  - 'Beds'\n", ""));
-    let created = edit("# Plain\r\nbody\r\n", &[Change::set("status", json!("draft"))]).unwrap();
+    assert_eq!(
+        out.apply(NOTE),
+        NOTE.replace("aliases:\n  - Veg patch\n  - 'Beds'\n", "")
+    );
+    let created = edit(
+        "# Plain\r\nbody\r\n",
+        &[Change::set("status", json!("draft"))],
+    )
+    .unwrap();
     assert!(created.created);
     assert_eq!(
         created.apply("# Plain\r\nbody\r\n"),
@@ -128,7 +135,10 @@ fn toml_frontmatter() {
         text.replace("\"Garden\"", "\"Veg\"")
     );
     let added = set(text, "status", json!("done"));
-    assert!(added.contains("date = 2026-05-01\nstatus = \"done\"\n"), "{added}");
+    assert!(
+        added.contains("date = 2026-05-01\nstatus = \"done\"\n"),
+        "{added}"
+    );
     assert!(added.ends_with("[extra]\nx = 1\n+++\nbody\n"), "{added}");
     assert!(matches!(
         edit(text, &[Change::set("title", Value::Null)]),
@@ -150,16 +160,23 @@ fn written_value() -> impl Strategy<Value = (String, Value, bool)> {
         word.clone().prop_map(|w| (w.to_string(), json!(w), false)),
         (0i64..5000).prop_map(|n| (n.to_string(), json!(n), false)),
         any::<bool>().prop_map(|b| (b.to_string(), json!(b), false)),
-        word.clone().prop_map(|w| (format!("'{w}'"), json!(w), false)),
-        prop::sample::select(vec!["a: b", "#x", "yes", "12"])
-            .prop_map(|w| (format!("\"{w}\""), json!(w), false)),
+        word.clone()
+            .prop_map(|w| (format!("'{w}'"), json!(w), false)),
+        prop::sample::select(vec!["a: b", "#x", "yes", "12"]).prop_map(|w| (
+            format!("\"{w}\""),
+            json!(w),
+            false
+        )),
         Just(("2026-05-01".to_string(), json!("2026-05-01"), false)),
         prop::collection::vec(word.clone(), 0..4).prop_map(|ws| (
             format!("[{}]", ws.join(", ")),
             json!(ws),
             false
         )),
-        (prop::collection::vec(word, 1..4), prop::sample::select(vec!["", "  ", "    "]))
+        (
+            prop::collection::vec(word, 1..4),
+            prop::sample::select(vec!["", "  ", "    "])
+        )
             .prop_map(|(ws, indent)| {
                 let lines: String = ws.iter().map(|w| format!("\n{indent}- {w}")).collect();
                 (lines, json!(ws), true)
@@ -170,7 +187,16 @@ fn written_value() -> impl Strategy<Value = (String, Value, bool)> {
 
 fn frontmatter_text() -> impl Strategy<Value = (String, Vec<(String, Value)>)> {
     let keys = prop::sample::subsequence(
-        vec!["title", "status", "tags", "aliases", "date", "count", "x_y", "Mixed Case"],
+        vec![
+            "title",
+            "status",
+            "tags",
+            "aliases",
+            "date",
+            "count",
+            "x_y",
+            "Mixed Case",
+        ],
         1..8,
     )
     .prop_shuffle();

@@ -104,11 +104,7 @@ pub(super) fn edit(body: &str, changes: &[Change], eol: &str) -> Result<String, 
         }
     }
     let out = doc.to_string();
-    Ok(if eol == "\r\n" {
-        crlf(&out)
-    } else {
-        out
-    })
+    Ok(if eol == "\r\n" { crlf(&out) } else { out })
 }
 
 /// `text` with every lone `\n` written `\r\n`.

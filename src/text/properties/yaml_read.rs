@@ -185,10 +185,14 @@ impl<'t> Reader<'t> {
                 (Written::Empty, _) => {
                     let text = self.line_text(first);
                     let key_end = byte_at(text, key_span.end.col());
-                    let colon = text[key_end..].find(':').map_or(text.len(), |at| key_end + at + 1);
+                    let colon = text[key_end..]
+                        .find(':')
+                        .map_or(text.len(), |at| key_end + at + 1);
                     Some(format!("{} ", &text[..colon]))
                 }
-                (_, Some(span)) if !matches!(written, Written::BlockList(_) | Written::BlockMap(_)) => {
+                (_, Some(span))
+                    if !matches!(written, Written::BlockList(_) | Written::BlockMap(_)) =>
+                {
                     Some(prefix_of(self.line_text(first), span.start.col()))
                 }
                 _ => None,
@@ -384,7 +388,9 @@ impl<'t> Reader<'t> {
 
 /// The byte offset of character `col` of `line` (its length when past the end).
 fn byte_at(line: &str, col: usize) -> usize {
-    line.char_indices().nth(col).map_or(line.len(), |(at, _)| at)
+    line.char_indices()
+        .nth(col)
+        .map_or(line.len(), |(at, _)| at)
 }
 
 /// The text of `line` before character `col`.
@@ -556,6 +562,9 @@ mod tests {
             scalar_value("12", ScalarStyle::DoubleQuoted, None),
             json!("12")
         );
-        assert_eq!(scalar_value("12", ScalarStyle::Plain, Some("str")), json!("12"));
+        assert_eq!(
+            scalar_value("12", ScalarStyle::Plain, Some("str")),
+            json!("12")
+        );
     }
 }

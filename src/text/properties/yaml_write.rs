@@ -91,13 +91,13 @@ pub(super) fn entry_lines(
                 Scalar::Inline(text) => vec![format!("{}{text}{comment}", inline_prefix())],
                 Scalar::Literal(lines) => {
                     let mut out = vec![format!("{}{}", inline_prefix(), lines.0)];
-                    out.extend(lines.1.into_iter().map(|l| {
-                        if l.is_empty() {
-                            l
-                        } else {
-                            format!("  {l}")
-                        }
-                    }));
+                    out.extend(
+                        lines.1.into_iter().map(
+                            |l| {
+                                if l.is_empty() { l } else { format!("  {l}") }
+                            },
+                        ),
+                    );
                     out
                 }
             }
@@ -189,7 +189,9 @@ pub(super) fn plain_ok(s: &str, in_flow: bool) -> bool {
     if s.starts_with([' ', '\t']) || s.ends_with([' ', '\t']) {
         return false;
     }
-    if s.chars().any(|c| c.is_control() || c == '\u{feff}' || c == '\u{85}' || c == '\u{2028}' || c == '\u{2029}') {
+    if s.chars().any(|c| {
+        c.is_control() || c == '\u{feff}' || c == '\u{85}' || c == '\u{2028}' || c == '\u{2029}'
+    }) {
         return false;
     }
     if "[]{},#&*!|>'\"%@`".contains(first) {
@@ -298,24 +300,44 @@ mod tests {
     #[test]
     fn styles_follow_the_old_value() {
         let single = Written::Scalar(ScalarStyle::SingleQuoted);
-        assert_eq!(lines(json!("it's"), Some(&single), ListStyle::Flow), ["k: 'it''s'"]);
-        let double = Written::Scalar(ScalarStyle::DoubleQuoted);
-        assert_eq!(lines(json!("x"), Some(&double), ListStyle::Flow), ["k: \"x\""]);
         assert_eq!(
-            lines(json!(["a", "b c"]), Some(&Written::FlowList), ListStyle::Block("  ".into())),
+            lines(json!("it's"), Some(&single), ListStyle::Flow),
+            ["k: 'it''s'"]
+        );
+        let double = Written::Scalar(ScalarStyle::DoubleQuoted);
+        assert_eq!(
+            lines(json!("x"), Some(&double), ListStyle::Flow),
+            ["k: \"x\""]
+        );
+        assert_eq!(
+            lines(
+                json!(["a", "b c"]),
+                Some(&Written::FlowList),
+                ListStyle::Block("  ".into())
+            ),
             ["k: [a, b c]"]
         );
         assert_eq!(
-            lines(json!(["a"]), Some(&Written::BlockList("".into())), ListStyle::Flow),
+            lines(
+                json!(["a"]),
+                Some(&Written::BlockList("".into())),
+                ListStyle::Flow
+            ),
             ["k:", "- a"]
         );
         assert_eq!(
             lines(json!(["a", 1]), None, ListStyle::Block("  ".into())),
             ["k:", "  - a", "  - 1"]
         );
-        assert_eq!(lines(json!([]), None, ListStyle::Block("  ".into())), ["k: []"]);
+        assert_eq!(
+            lines(json!([]), None, ListStyle::Block("  ".into())),
+            ["k: []"]
+        );
         assert_eq!(lines(Value::Null, None, ListStyle::Flow), ["k:"]);
-        assert_eq!(lines(json!({"a": [1]}), None, ListStyle::Flow), ["k: {a: [1]}"]);
+        assert_eq!(
+            lines(json!({"a": [1]}), None, ListStyle::Flow),
+            ["k: {a: [1]}"]
+        );
         let literal = Written::Scalar(ScalarStyle::Literal);
         assert_eq!(
             lines(json!("one\ntwo\n"), Some(&literal), ListStyle::Flow),
