@@ -65,7 +65,7 @@ pub struct Property {
 /// How a YAML entry is written, for edits.
 #[derive(Debug, Clone, PartialEq)]
 enum Detail {
-    Yaml(YamlEntry),
+    Yaml(Box<YamlEntry>),
     Toml,
 }
 
@@ -217,7 +217,7 @@ pub fn read(text: &str) -> Result<Option<Properties>, PropertyError> {
                     value: e.value.clone(),
                     line: e.first + 1,
                     last_line: e.last + 1,
-                    detail: Detail::Yaml(e),
+                    detail: Detail::Yaml(Box::new(e)),
                 })
                 .collect()
         }
@@ -228,11 +228,11 @@ pub fn read(text: &str) -> Result<Option<Properties>, PropertyError> {
                 message,
             })?
             .into_iter()
-            .map(|(key, value, first, last)| Property {
-                key,
-                value,
-                line: first + 1,
-                last_line: last + 1,
+            .map(|e| Property {
+                key: e.key,
+                value: e.value,
+                line: e.first + 1,
+                last_line: e.last + 1,
                 detail: Detail::Toml,
             })
             .collect(),
@@ -472,15 +472,12 @@ fn list_style(props: &Properties) -> ListStyle {
         .entries
         .iter()
         .find_map(|p| match &p.detail {
-            Detail::Yaml(YamlEntry {
-                written: Written::FlowList,
-                ..
-            }) => Some(ListStyle::Flow),
-            Detail::Yaml(YamlEntry {
-                written: Written::BlockList(indent),
-                ..
-            }) => Some(ListStyle::Block(indent.clone())),
-            _ => None,
+            Detail::Yaml(e) => match &e.written {
+                Written::FlowList => Some(ListStyle::Flow),
+                Written::BlockList(indent) => Some(ListStyle::Block(indent.clone())),
+                _ => None,
+            },
+            Detail::Toml => None,
         })
         .unwrap_or_else(|| ListStyle::Block("  ".into()))
 }

@@ -8,9 +8,21 @@ use toml_edit::{Array, DocumentMut, InlineTable, Item, Table};
 use super::Change;
 use crate::text::lines::LineIndex;
 
-/// The top-level keys of `body`: `(key, value, first line, last line)`, lines
-/// 1-based in the body. An error gives the body line and the parser's message.
-pub(super) fn read(body: &str) -> Result<Vec<(String, Value, usize, usize)>, (usize, String)> {
+/// One top-level key of a TOML body.
+pub(super) struct TomlEntry {
+    /// The key.
+    pub key: String,
+    /// Its value.
+    pub value: Value,
+    /// Its first line (1-based, in the body).
+    pub first: usize,
+    /// Its last line.
+    pub last: usize,
+}
+
+/// The top-level keys of `body`. An error gives the body line and the
+/// parser's message.
+pub(super) fn read(body: &str) -> Result<Vec<TomlEntry>, (usize, String)> {
     let doc = toml_edit::Document::parse(body).map_err(|e| {
         let line = e
             .span()
@@ -31,7 +43,12 @@ pub(super) fn read(body: &str) -> Result<Vec<(String, Value, usize, usize)>, (us
             .map(|s| line_of(s.end.saturating_sub(1).max(s.start)))
             .unwrap_or(first)
             .max(first);
-        out.push((key.to_string(), item_json(item), first, last));
+        out.push(TomlEntry {
+            key: key.to_string(),
+            value: item_json(item),
+            first,
+            last,
+        });
     }
     Ok(out)
 }
