@@ -5,7 +5,9 @@
 //!
 //! Run with `cargo bench --bench vault` (add `-- 2000` for another size).
 //! Prints the median time of each call over 5 runs. The rename is renamed
-//! back between runs, so every run renames 1,000 occurrences.
+//! back between runs, so every run renames 1,000 occurrences; its dry run
+//! shows what finding and planning cost, the rest being the durable write
+//! of 500 files and their history record.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -61,6 +63,13 @@ fn main() {
         renamed = out["changed"].as_u64().unwrap();
         time
     });
+    let planned = median(|| {
+        call(
+            "Tags",
+            json!({"rename": {"from": "project/alpha", "to": "project/beta"}, "dryRun": true}),
+        )
+        .0
+    });
     let mut found = 0;
     let filtered = median(|| {
         let (time, out) = call(
@@ -86,6 +95,10 @@ fn main() {
         (
             format!("Tags rename ({renamed} occurrences in 500 notes)"),
             rename,
+        ),
+        (
+            "Tags rename, dry run (finding and planning only)".to_string(),
+            planned,
         ),
         (
             format!("TextSearch with property status: draft ({found} notes match)"),
