@@ -143,9 +143,20 @@ fn line_kinds(text: &str, lines: &[&str]) -> Vec<Kind> {
     kinds
 }
 
-/// Whether a list item starts somewhere above line index `i` in the same run.
+/// Whether line index `i` (indented, after a blank line) continues a list
+/// item above it rather than starting an indented code block: going up over
+/// blank and indented lines, a list item comes before any line that starts
+/// at the margin (a paragraph, a heading: the list has ended there).
 fn list_above(lines: &[&str], i: usize) -> bool {
-    lines[..i].iter().rev().take(50).any(|l| is_item_start(l))
+    for line in lines[..i].iter().rev() {
+        if is_item_start(line) {
+            return true;
+        }
+        if !line.trim().is_empty() && !line.starts_with([' ', '\t']) {
+            return false;
+        }
+    }
+    false
 }
 
 fn is_heading(trimmed: &str) -> bool {
@@ -230,6 +241,15 @@ mod tests {
                 ("two".to_string(), 8, 8),
                 ("table".to_string(), 11, 14),
             ]
+        );
+    }
+
+    #[test]
+    fn ids_in_indented_code_are_not_ids() {
+        let text = "- item ^one\n\nA paragraph.\n\n    code ^nope\n\n- two\n\n    more of two ^two\n";
+        assert_eq!(
+            refs(text),
+            [("one".to_string(), 1, 1), ("two".to_string(), 9, 9)]
         );
     }
 

@@ -62,6 +62,17 @@ pub struct Property {
     detail: Detail,
 }
 
+impl Property {
+    /// Where each one-line scalar of a YAML value is written (the value, or
+    /// each list item); `None` for TOML or a value not written that way.
+    fn scalar_spots(&self) -> Option<&[yaml_read::ScalarSpot]> {
+        match &self.detail {
+            Detail::Yaml(e) if !e.scalars.is_empty() => Some(&e.scalars),
+            _ => None,
+        }
+    }
+}
+
 /// How a YAML entry is written, for edits.
 #[derive(Debug, Clone, PartialEq)]
 enum Detail {
@@ -133,6 +144,13 @@ pub enum PropertyError {
         /// Its lines.
         lines: Vec<usize>,
     },
+    /// The document opens a frontmatter block that no marker closes.
+    Unclosed {
+        /// YAML or TOML.
+        kind: FrontmatterKind,
+        /// The line of the opening marker.
+        line: usize,
+    },
     /// The value cannot be written in this kind of frontmatter.
     Unwritable {
         /// The key.
@@ -163,6 +181,12 @@ impl fmt::Display for PropertyError {
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
+            PropertyError::Unclosed { kind, line } => write!(
+                f,
+                "line {line} opens a {} frontmatter block that is never closed (no `{}` line after it)",
+                kind_name(*kind),
+                marker(*kind)
+            ),
             PropertyError::Unwritable { key, why } => {
                 write!(f, "'{key}' cannot be written: {why}")
             }
@@ -182,10 +206,21 @@ impl PropertyError {
             PropertyError::Duplicate { lines, .. } => format!(
                 "Remove all but one of them (lines {lines:?}) with TextPatch delete, then call again"
             ),
+            PropertyError::Unclosed { kind, .. } => format!(
+                "Add the closing `{}` line where the frontmatter ends (TextPatch insert), or change the first line if it is not frontmatter; nothing was changed",
+                marker(*kind)
+            ),
             PropertyError::Unwritable { .. } => {
                 "Give the value another type, or edit the frontmatter with TextPatch".into()
             }
         }
+    }
+}
+
+fn marker(kind: FrontmatterKind) -> &'static str {
+    match kind {
+        FrontmatterKind::Yaml => "---",
+        FrontmatterKind::Toml => "+++",
     }
 }
 
@@ -196,10 +231,18 @@ fn kind_name(kind: FrontmatterKind) -> &'static str {
     }
 }
 
-/// The frontmatter of `text`, if it has one.
+/// The frontmatter of `text`, if it has one. A first line `---` or `+++`
+/// that nothing closes is an error, not a note without frontmatter: a key
+/// set there would otherwise start a second block above the first.
 pub fn read(text: &str) -> Result<Option<Properties>, PropertyError> {
     let Some(fm) = frontmatter(text) else {
-        return Ok(None);
+        let first = text.lines().next().map(str::trim_end);
+        let kind = match first {
+            Some("---") => FrontmatterKind::Yaml,
+            Some("+++") => FrontmatterKind::Toml,
+            _ => return Ok(None),
+        };
+        return Err(PropertyError::Unclosed { kind, line: 1 });
     };
     let index = LineIndex::new(text);
     let body = &text[body_range(&index, &fm)];
@@ -303,7 +346,14 @@ pub fn edit(text: &str, changes: &[Change]) -> Result<PropertyEdit, PropertyErro
         FrontmatterKind::Yaml => yaml_splices(text, &index, &props, changes, eol)?,
         FrontmatterKind::Toml => {
             let range = body_range(&index, &fm);
-            let new_body = toml::edit(&text[range.clone()], changes, eol)
+            // Only the changes that change something: setting a date to the
+            // string it reads as would otherwise turn it into a string.
+            let changes: Vec<Change> = changes
+                .iter()
+                .filter(|c| changed.iter().any(|k| k == c.key()))
+                .cloned()
+                .collect();
+            let new_body = toml::edit(&text[range.clone()], &changes, eol)
                 .map_err(|(key, why)| PropertyError::Unwritable { key, why })?;
             vec![Splice::new(range, new_body)]
         }

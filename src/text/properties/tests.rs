@@ -151,6 +151,53 @@ fn toml_frontmatter() {
     ));
 }
 
+#[test]
+fn a_quoted_value_keeps_its_trailing_comment() {
+    let text = "---\ntitle: \"Old\"  # shown\nname: 'x' # kept\n---\n";
+    assert_eq!(
+        set(text, "title", json!("New")),
+        "---\ntitle: \"New\"  # shown\nname: 'x' # kept\n---\n"
+    );
+    assert_eq!(
+        set(text, "name", json!("y")),
+        "---\ntitle: \"Old\"  # shown\nname: 'y' # kept\n---\n"
+    );
+}
+
+#[test]
+fn an_unchanged_toml_date_stays_a_date() {
+    let text = "+++\ntitle = \"T\"\ndate = 2026-05-01\n+++\nbody\n";
+    let out = edit(
+        text,
+        &[
+            Change::set("title", json!("New")),
+            Change::set("date", json!("2026-05-01")),
+        ],
+    )
+    .unwrap();
+    assert_eq!(
+        out.apply(text),
+        "+++\ntitle = \"New\"\ndate = 2026-05-01\n+++\nbody\n"
+    );
+    assert_eq!(
+        set(text, "date", json!("2026-06-02")),
+        "+++\ntitle = \"T\"\ndate = 2026-06-02\n+++\nbody\n"
+    );
+}
+
+#[test]
+fn an_unclosed_block_is_refused_not_doubled() {
+    for text in ["---\nstatus: draft\n# Body\n", "+++\ntitle = 1\nbody\n", "---\r\n"] {
+        match edit(text, &[Change::set("status", json!("done"))]) {
+            Err(PropertyError::Unclosed { line: 1, .. }) => {}
+            other => panic!("{text:?}: {other:?}"),
+        }
+        assert!(matches!(read(text), Err(PropertyError::Unclosed { line: 1, .. })));
+    }
+    // A thematic break further down is not a frontmatter.
+    assert!(read("# T\n---\n").unwrap().is_none());
+}
+
 // --- property test: random frontmatter, one key set ---
 
 /// A value as the generator writes it, and what it means.
@@ -260,6 +307,14 @@ proptest! {
         prop_assert_eq!(&values, &meaning);
         let key = meaning.get(pick).map_or("added".to_string(), |(k, _)| k.clone());
         let out = set(&text, &key, value.clone());
+        // A comment after a one-line value stays after the new one-line value.
+        if let Some(p) = before.entry(&key)
+            && p.line == p.last_line
+            && text.lines().nth(p.line - 1).is_some_and(|l| l.ends_with("  # note"))
+            && !matches!(value, Value::Array(ref items) if !items.is_empty())
+        {
+            prop_assert!(out.lines().nth(p.line - 1).is_some_and(|l| l.ends_with("  # note")), "{}", out);
+        }
         let after = read(&out).unwrap().unwrap();
         prop_assert_eq!(after.get(&key), Some(&value));
         for (k, v) in &meaning {

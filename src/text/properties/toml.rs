@@ -103,6 +103,13 @@ pub(super) fn edit(body: &str, changes: &[Change], eol: &str) -> Result<String, 
                         "TOML has no null; delete the key instead".to_string(),
                     )
                 })?;
+                // A date stays a date when given as the string it reads as.
+                if let (Some(Item::Value(toml_edit::Value::Datetime(_))), Value::String(s)) =
+                    (doc.get(key), json)
+                    && let Ok(date) = s.parse::<toml_edit::Datetime>()
+                {
+                    value = date.into();
+                }
                 match doc.get_mut(key) {
                     Some(Item::Value(old)) => {
                         // The spaces and any comment around the old value stay.

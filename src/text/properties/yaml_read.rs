@@ -53,6 +53,18 @@ pub(super) struct YamlEntry {
     pub prefix: Option<String>,
     /// A comment after a one-line value (` # note`), with the spaces before it.
     pub comment: Option<String>,
+    /// Where the value's one-line scalars are written: the value itself, or
+    /// each item of a list (empty when some item is not a one-line scalar).
+    pub scalars: Vec<ScalarSpot>,
+}
+
+/// A scalar written on one line of the body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct ScalarSpot {
+    /// Its line (1-based, in the body).
+    pub line: usize,
+    /// The characters it covers on that line, quotes included.
+    pub cols: std::ops::Range<usize>,
 }
 
 /// A YAML body that could not be read: the 1-based body line and the
@@ -87,6 +99,8 @@ pub(super) fn read_yaml(body: &str) -> Result<Vec<YamlEntry>, YamlError> {
         anchors: HashMap::new(),
         last: 0,
         last_col: 0,
+        spots: Some(Vec::new()),
+        depth: 0,
     };
     reader.entries()
 }
@@ -100,6 +114,11 @@ struct Reader<'t> {
     last: usize,
     /// Where on that line the content ends (a character column).
     last_col: usize,
+    /// The one-line scalars of the entry being read (`None` once one of its
+    /// items is not such a scalar).
+    spots: Option<Vec<ScalarSpot>>,
+    /// How many sequences the node being read is in.
+    depth: usize,
 }
 
 impl<'t> Reader<'t> {
@@ -178,7 +197,9 @@ impl<'t> Reader<'t> {
             let value_start = self.events.get(self.at).map(|(_, s)| *s);
             self.last = first;
             self.last_col = key_span.end.col();
+            self.spots = Some(Vec::new());
             let (value, written) = self.node(true)?;
+            let scalars = self.spots.take().unwrap_or_default();
             let last = self.last.max(first);
             let on_key_line = value_start.filter(|s| s.start.line() == first);
             let prefix = match (&written, on_key_line) {
@@ -211,6 +232,7 @@ impl<'t> Reader<'t> {
                 written,
                 prefix,
                 comment,
+                scalars,
             });
         }
     }
@@ -265,16 +287,37 @@ impl<'t> Reader<'t> {
         }
     }
 
-    /// The node that starts at the next event; `top` for an entry's value.
-    fn node(&mut self, top: bool) -> Result<(Value, Written), YamlError> {
+    /// The node that starts at the next event; `spot` to note where it is
+    /// written if it is a one-line scalar (an entry's value or its items).
+    fn node(&mut self, spot: bool) -> Result<(Value, Written), YamlError> {
         let Some((event, span)) = self.next() else {
             return Ok((Value::Null, Written::Empty));
         };
         match event {
             Event::Scalar(text, style, anchor, tag) => {
                 let empty = text.is_empty() && style == ScalarStyle::Plain && tag.is_none();
-                if !empty {
-                    self.reach(span.start.line(), span.end);
+                let line = span.start.line().max(1);
+                // A quoted scalar's span runs on over the spaces and any
+                // comment after its closing quote: end it at that quote.
+                let end = match style {
+                    ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => {
+                        closing_quote(self.line_text(line), span.start.col(), style)
+                    }
+                    _ => (span.end.line() == span.start.line()).then(|| span.end.col()),
+                };
+                match end {
+                    Some(col) if !empty => self.reach_at(line, col),
+                    _ if !empty => self.reach(span.start.line(), span.end),
+                    _ => {}
+                }
+                if spot {
+                    match (end, tag.is_none() && !empty, self.spots.as_mut()) {
+                        (Some(col), true, Some(spots)) => spots.push(ScalarSpot {
+                            line,
+                            cols: span.start.col()..col,
+                        }),
+                        _ => self.spots = None,
+                    }
                 }
                 let tag = tag.map(|t| t.suffix.clone());
                 let value = scalar_value(&text, style, tag.as_deref());
@@ -289,11 +332,17 @@ impl<'t> Reader<'t> {
                 Ok((value, written))
             }
             Event::Alias(anchor) => {
+                self.spots = None;
                 self.reach(span.start.line(), span.end);
                 let value = self.anchors.get(&anchor).cloned().unwrap_or(Value::Null);
                 Ok((value, Written::Other))
             }
             Event::SequenceStart(anchor, _) => {
+                if spot && self.depth > 0 {
+                    // A list in a list: its items are not the entry's.
+                    self.spots = None;
+                }
+                self.depth += 1;
                 let flow = self.char_at(span) == Some('[');
                 let indent = self.indent_at(span);
                 let mut items = Vec::new();
@@ -309,9 +358,10 @@ impl<'t> Reader<'t> {
                             break;
                         }
                         None => break,
-                        _ => items.push(self.node(false)?.0),
+                        _ => items.push(self.node(spot)?.0),
                     }
                 }
+                self.depth -= 1;
                 if flow {
                     self.reach(span.start.line(), span.start);
                 }
@@ -319,13 +369,15 @@ impl<'t> Reader<'t> {
                 if anchor > 0 {
                     self.anchors.insert(anchor, value.clone());
                 }
-                let written = match (flow, top) {
-                    (true, _) => Written::FlowList,
-                    (false, _) => Written::BlockList(indent),
+                let written = if flow {
+                    Written::FlowList
+                } else {
+                    Written::BlockList(indent)
                 };
                 Ok((value, written))
             }
             Event::MappingStart(anchor, _) => {
+                self.spots = None;
                 let flow = self.char_at(span) == Some('{');
                 let indent = self.indent_at(span);
                 let mut map = Map::new();
@@ -384,6 +436,30 @@ impl<'t> Reader<'t> {
             " ".repeat(span.start.col())
         }
     }
+}
+
+/// The column just after the quote that closes the scalar opened at column
+/// `start` of `line`, if it closes on that line.
+fn closing_quote(line: &str, start: usize, style: ScalarStyle) -> Option<usize> {
+    let single = style == ScalarStyle::SingleQuoted;
+    let mut chars = line.chars().enumerate().skip(start + 1).peekable();
+    while let Some((at, c)) = chars.next() {
+        match c {
+            '\\' if !single => {
+                chars.next();
+            }
+            '\'' if single => {
+                if chars.peek().is_some_and(|(_, n)| *n == '\'') {
+                    chars.next();
+                } else {
+                    return Some(at + 1);
+                }
+            }
+            '"' if !single => return Some(at + 1),
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The byte offset of character `col` of `line` (its length when past the end).
