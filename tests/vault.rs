@@ -5,7 +5,7 @@
 
 mod support;
 
-use serde_json::json;
+use serde_json::{Value, json};
 use support::Vault;
 
 #[test]
@@ -330,4 +330,125 @@ fn links_follow_the_vaults_app_json() {
     );
     assert_eq!(out["unlinked"][0]["link"], "[garden](/old/garden.md)");
     assert_eq!(v.ok("CheckLinks", json!({}))["brokenCount"], 0);
+}
+
+#[test]
+fn a_rename_skips_a_note_whose_frontmatter_does_not_parse() {
+    let v = Vault::new();
+    v.write("good.md", "---\ntags: [project/alpha]\n---\nText #project/alpha\n");
+    let broken = "---\ntags: [project/alpha\n---\nText #project/alpha\n";
+    v.write("broken.md", broken);
+    let out = v.ok(
+        "Tags",
+        json!({"rename": {"from": "project/alpha", "to": "project/beta"}}),
+    );
+    assert_eq!(out["changed"], 2);
+    assert_eq!(
+        v.read_string("good.md"),
+        "---\ntags: [project/beta]\n---\nText #project/beta\n"
+    );
+    assert_eq!(v.read_string("broken.md"), broken);
+    let skipped = &out["skipped"];
+    assert_eq!(skipped.as_array().unwrap().len(), 1, "{out}");
+    assert!(
+        skipped[0]["filePath"]
+            .as_str()
+            .unwrap()
+            .ends_with("broken.md")
+    );
+    assert!(skipped[0]["line"].as_u64().unwrap() >= 2, "{out}");
+    // In one note, the same problem refuses the rename.
+    let one = v.err(
+        "Tags",
+        json!({"filePath": "broken.md", "rename": {"from": "project/alpha", "to": "x"}}),
+    );
+    assert!(
+        one["message"].as_str().unwrap().contains("does not parse"),
+        "{one}"
+    );
+    assert_eq!(v.read_string("broken.md"), broken);
+}
+
+#[test]
+fn backlinks_find_percent_encoded_markdown_links() {
+    let v = Vault::new();
+    v.write("my note.md", "# Mine\n");
+    v.write("café.md", "# Café\n");
+    v.write(
+        "a.md",
+        "[x](my%20note.md) [y](./my%20note.md#mine) [z](caf%C3%A9.md) [w](other.md)\n",
+    );
+    let out = v.ok("Backlinks", json!({"filePath": "my note.md"}));
+    assert_eq!(out["count"], 2, "{out}");
+    assert_eq!(out["backlinks"][0]["kind"], "inline");
+    let out = v.ok("Backlinks", json!({"filePath": "café.md"}));
+    assert_eq!(out["count"], 1, "{out}");
+}
+
+#[test]
+fn search_filters_read_notes_only_and_compare_numbers_as_written() {
+    let v = Vault::new();
+    v.write("n.md", "---\npriority: 3\nrank: \"2\"\n---\nTODO #urgent\n");
+    v.write("t.txt", "TODO #urgent\n");
+    let files = |args: Value| -> Vec<String> {
+        let out = v.ok("TextSearch", args);
+        out["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                r["filePath"]
+                    .as_str()
+                    .unwrap()
+                    .rsplit('/')
+                    .next()
+                    .unwrap()
+                    .to_string()
+            })
+            .collect()
+    };
+    assert_eq!(files(json!({"query": "TODO", "tag": "urgent"})), ["n.md"]);
+    for property in [
+        json!({"priority": 3}),
+        json!({"priority": "3"}),
+        json!({"rank": 2}),
+        json!({"rank": "2"}),
+    ] {
+        assert_eq!(
+            files(json!({"query": "TODO", "property": property})),
+            ["n.md"],
+            "{property}"
+        );
+    }
+    assert!(files(json!({"query": "TODO", "property": {"priority": 4}})).is_empty());
+    for tag in ["", "#", "12", "a b"] {
+        let err = v.err("TextSearch", json!({"query": "TODO", "tag": tag}));
+        assert!(
+            err["message"].as_str().unwrap().contains("is not a tag"),
+            "{tag}: {err}"
+        );
+    }
+}
+
+#[test]
+fn a_link_is_no_unlinked_mention_on_any_line() {
+    let v = Vault::new();
+    v.write("garden.md", "# Garden\n");
+    // ẞ lowercases to fewer bytes: the link must still hide the name.
+    v.write(
+        "a.md",
+        "ẞ [[garden]] and [see](garden.md)\n\nİ the Garden, twice garden\n",
+    );
+    let out = v.ok(
+        "Backlinks",
+        json!({"filePath": "garden.md", "unlinked": true}),
+    );
+    let lines: Vec<u64> = out["unlinked"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["line"].as_u64().unwrap())
+        .collect();
+    assert_eq!(lines, [3], "{out}");
+    assert_eq!(out["count"], 2);
 }

@@ -9,6 +9,10 @@
 //! parallel search walk (each must contain the note's name or an alias);
 //! only those are read and parsed.
 
+use std::ops::Range;
+
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
+use regex::Regex;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -20,7 +24,7 @@ use crate::text::excerpt::cut;
 use crate::text::format::{Format, format_of};
 use crate::text::markdown::{
     self, EntryKind, LinkContext, LinkKind, LinkStatus, LinkedDocument, NoteLookup, VaultIndex,
-    block_refs, check_link, parse_links,
+    block_refs, check_link, decode, parse_links,
 };
 use crate::workspace::roots::ResolvedPath;
 use crate::workspace::search::{FilePattern, Pattern, SearchRequest, SearchScope, search};
@@ -52,6 +56,7 @@ pub struct BacklinksParams {
     pub unlinked: bool,
     /// Most links (and mentions) listed (default 100, at most 1000); count counts all.
     #[serde(default)]
+    #[schemars(range(min = 1))]
     pub max_results: Option<usize>,
 }
 
@@ -59,7 +64,7 @@ pub struct BacklinksParams {
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct BacklinksOutput {
-    /// What is linked to: the note relative to its root, with #heading or #^block when asked.
+    /// What is linked to: the note's path as filePath gives paths, then #heading or #^block when asked.
     pub target: String,
     /// The links, by file and line.
     pub backlinks: Vec<Backlink>,
@@ -145,12 +150,16 @@ impl Tool for Backlinks {
         let aliases = note_aliases(text);
         let stem = markdown_stem(&target);
         let mut names = vec![stem.clone()];
-        let encoded = stem.replace(' ', "%20");
-        if encoded != stem {
-            names.push(encoded);
-        }
         names.extend(aliases.iter().cloned());
-        let candidates = candidates(ctx, &root, &names)?;
+        // A Markdown link may write the name percent-encoded: the notes
+        // searched for are those holding it either way.
+        let mut searched = names.clone();
+        for encoded in [stem.replace(' ', "%20"), encode(&stem)] {
+            if !searched.contains(&encoded) {
+                searched.push(encoded);
+            }
+        }
+        let candidates = candidates(ctx, &root, &searched)?;
 
         let cancel = ctx.cancel_flag();
         let mut links = RootLinks::new(&ctx.workspace, root.clone(), &cancel);
@@ -167,6 +176,7 @@ impl Tool for Backlinks {
         let mut backlinks = Vec::new();
         let mut count = 0;
         let mut mentions = Vec::new();
+        let mentions_of = params.unlinked.then(|| Mentions::new(&lowered));
         for real in candidates {
             if ctx.is_cancelled() {
                 return Err(ToolError::new("Backlinks was cancelled"));
@@ -186,7 +196,7 @@ impl Tool for Backlinks {
                 if matches!(link.kind, LinkKind::Definition | LinkKind::Autolink) {
                     continue;
                 }
-                let written = link.target.to_lowercase();
+                let written = decode(&link.target).to_lowercase();
                 if !lowered.iter().any(|n| written.contains(n.as_str())) {
                     continue;
                 }
@@ -216,10 +226,12 @@ impl Tool for Backlinks {
                     });
                 }
             }
-            if params.unlinked && mentions.len() < max {
+            if let Some(mentions_of) = &mentions_of
+                && mentions.len() < max
+            {
                 let fragment = place.split_once('#').map(|(_, f)| f.to_string());
                 let link = style.link(view.inner.notes(), &target, &from, fragment.as_deref());
-                for (line, line_text) in unlinked_mentions(note_text, &lowered) {
+                for (line, line_text) in mentions_of.find(note_text) {
                     if mentions.len() >= max {
                         break;
                     }
@@ -358,73 +370,90 @@ impl LinkContext for TargetView<'_, '_> {
     }
 }
 
-/// The lines of `text` (outside frontmatter, code and links) where one of
-/// `names` (lowercased) stands as a word.
-fn unlinked_mentions<'t>(text: &'t str, names: &[String]) -> Vec<(usize, &'t str)> {
-    let outline = markdown::parse_sections(text);
-    let first = outline.frontmatter.as_ref().map_or(1, |f| f.end_line + 1);
-    let in_code = |line: usize| {
-        outline
-            .code_blocks
-            .iter()
-            .any(|b| line >= b.start_line && line <= b.end_line)
-    };
-    let links = regex::Regex::new(
-        r"!?\[\[[^\]]*\]\]|!?\[[^\]]*\]\([^)]*\)|\[[^\]]*\]\[[^\]]*\]|`[^`]*`|<[^>]*>|\[[^\]]*\]",
-    )
-    .expect("a valid pattern");
-    let mut out = Vec::new();
-    for (i, line) in crate::text::lines::split_lines(text).enumerate() {
-        let n = i + 1;
-        if n < first || in_code(n) {
-            continue;
-        }
-        let lower = line.to_lowercase();
-        if lower.len() != line.len() {
-            // Lowercasing changed byte offsets; compare on the original.
-            if names
-                .iter()
-                .any(|name| word_in(line, &lower, name, &links, true))
-            {
-                out.push((n, line));
-            }
-            continue;
-        }
-        if names
-            .iter()
-            .any(|name| word_in(line, &lower, name, &links, false))
-        {
-            out.push((n, line));
-        }
-    }
-    out
+/// `text` percent-encoded as a Markdown link writes a path: every byte but
+/// letters, digits and `-._~/` escaped.
+fn encode(text: &str) -> String {
+    const KEPT: &AsciiSet = &NON_ALPHANUMERIC
+        .remove(b'-')
+        .remove(b'.')
+        .remove(b'_')
+        .remove(b'~')
+        .remove(b'/');
+    utf8_percent_encode(text, KEPT).to_string()
 }
 
-/// Whether `name` stands as a word in `line` outside links and code.
-fn word_in(line: &str, lower: &str, name: &str, links: &regex::Regex, loose: bool) -> bool {
-    if name.is_empty() {
-        return false;
+/// Finds unlinked mentions: the note's names as words in plain text. The
+/// patterns are built once for every note read.
+struct Mentions {
+    /// The names, as whole words, ignoring case.
+    names: Regex,
+    /// What is not plain text on a line: links, code spans, HTML.
+    masks: Regex,
+}
+
+impl Mentions {
+    fn new(names: &[String]) -> Mentions {
+        let alternatives: Vec<String> = names
+            .iter()
+            .filter(|n| !n.is_empty())
+            .map(|n| regex::escape(n))
+            .collect();
+        // A name stands as a word: no letter or digit just before or after.
+        let words = format!(
+            r"(?i)(?:^|[^\p{{Alphabetic}}\p{{Nd}}])((?:{}))(?:$|[^\p{{Alphabetic}}\p{{Nd}}])",
+            if alternatives.is_empty() {
+                "[^\\s\\S]".to_string()
+            } else {
+                alternatives.join("|")
+            }
+        );
+        Mentions {
+            names: Regex::new(&words).expect("escaped names make a valid pattern"),
+            masks: Regex::new(
+                r"!?\[\[[^\]]*\]\]|!?\[[^\]]*\]\([^)]*\)|\[[^\]]*\]\[[^\]]*\]|`[^`]*`|<[^>]*>|\[[^\]]*\]",
+            )
+            .expect("a valid pattern"),
+        }
     }
-    let masked: Vec<std::ops::Range<usize>> = links.find_iter(line).map(|m| m.range()).collect();
-    let mut from = 0;
-    while let Some(at) = lower[from..].find(name) {
-        let start = from + at;
-        let end = start + name.len();
-        from = start + 1;
-        if !lower.is_char_boundary(from) {
-            from = lower[from..]
-                .char_indices()
-                .next()
-                .map_or(lower.len(), |(i, _)| from + i);
+
+    /// The lines of `text` (outside frontmatter and code) where a name
+    /// stands as a word outside links, code spans and HTML.
+    fn find<'t>(&self, text: &'t str) -> Vec<(usize, &'t str)> {
+        let outline = markdown::parse_sections(text);
+        let first = outline.frontmatter.as_ref().map_or(1, |f| f.end_line + 1);
+        let in_code = |line: usize| {
+            outline
+                .code_blocks
+                .iter()
+                .any(|b| line >= b.start_line && line <= b.end_line)
+        };
+        let mut out = Vec::new();
+        for (i, line) in crate::text::lines::split_lines(text).enumerate() {
+            let n = i + 1;
+            if n < first || in_code(n) || !self.names.is_match(line) {
+                continue;
+            }
+            let masked: Vec<Range<usize>> =
+                self.masks.find_iter(line).map(|m| m.range()).collect();
+            let mut at = 0;
+            let plain = loop {
+                // Matches overlap by the character around a name, so each
+                // search starts just after the previous name's start.
+                let Some(found) = self.names.captures_at(line, at).and_then(|c| c.get(1)) else {
+                    break false;
+                };
+                if !masked
+                    .iter()
+                    .any(|m| m.start < found.end() && found.start() < m.end)
+                {
+                    break true;
+                }
+                at = found.start() + line[found.start()..].chars().next().map_or(1, char::len_utf8);
+            };
+            if plain {
+                out.push((n, line));
+            }
         }
-        let before = lower[..start].chars().next_back();
-        let after = lower[end..].chars().next();
-        if before.is_some_and(char::is_alphanumeric) || after.is_some_and(char::is_alphanumeric) {
-            continue;
-        }
-        if loose || !masked.iter().any(|m| m.start < end && start < m.end) {
-            return true;
-        }
+        out
     }
-    false
 }

@@ -4,7 +4,11 @@
 //!
 //! A rename finds the notes that mention the tag's name with the parallel
 //! search walk (the same files TextSearch sees), then locks, reads, plans and
-//! writes them through the committer as one change, all or nothing.
+//! writes them through the committer as one change, all or nothing. A note
+//! whose frontmatter cannot be read (it does not parse, or is never closed)
+//! is left whole, byte for byte, and named in the reply's `skipped` with its
+//! line: the other notes are renamed, and a later rename with filePath
+//! finishes it once it is fixed. Renaming in one note (filePath) refuses.
 
 use std::collections::BTreeMap;
 
@@ -96,9 +100,25 @@ pub struct TagsOutput {
     /// Present and true when nothing was written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dry_run: Option<bool>,
+    /// A rename: notes left unchanged because their frontmatter cannot be read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skipped: Option<Vec<SkippedNote>>,
     /// Remarks.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+}
+
+/// A note a rename left as it was.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SkippedNote {
+    /// The note.
+    pub file_path: String,
+    /// The line of its frontmatter that stopped the rename there.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    /// Why, and what to do.
+    pub reason: String,
 }
 
 /// A tag and its uses.
@@ -499,6 +519,7 @@ fn rename_across(
         .map_err(|f| in_file(f.error.into(), f.index))?;
     let mut contents = Vec::with_capacity(items.len());
     let mut counts = Vec::with_capacity(items.len());
+    let mut skipped = Vec::new();
     for file in transaction.files() {
         if ctx.is_cancelled() {
             return Err(ToolError::new(
@@ -506,13 +527,26 @@ fn rename_across(
             ));
         }
         let shown = file.path.display();
-        let planned = rename_tag(file.doc.text(), &from, &to).map_err(|e| {
-            ToolError::new(format!(
-                "Cannot rename the tag in {shown}: {e}; no note was changed"
-            ))
-            .suggest(e.suggestion())
-            .detail("filePath", json!(shown))
-        })?;
+        let planned = match rename_tag(file.doc.text(), &from, &to) {
+            Ok(planned) => planned,
+            Err(e) if params.file_path.is_none() => {
+                skipped.push(SkippedNote {
+                    file_path: shown,
+                    line: e.line(),
+                    reason: format!("{e}; {}", e.suggestion()),
+                });
+                contents.push(None);
+                counts.push(0);
+                continue;
+            }
+            Err(e) => {
+                return Err(ToolError::new(format!(
+                    "Cannot rename the tag in {shown}: {e}; no note was changed"
+                ))
+                .suggest(e.suggestion())
+                .detail("filePath", json!(shown)));
+            }
+        };
         if planned.count == 0 {
             contents.push(None);
             counts.push(0);
@@ -524,6 +558,15 @@ fn rename_across(
     let done = transaction
         .commit(Change::new(Tags::NAME, contents), !params.dry_run)
         .map_err(|f| in_file(f.error.into(), f.index))?;
-    let note = done.history.note();
-    Ok(finish(&done, counts, params.dry_run, note))
+    let note = if skipped.is_empty() {
+        done.history.note()
+    } else {
+        Some(format!(
+            "{} note(s) with the tag were left unchanged (see skipped): fix their frontmatter, then rename again with filePath",
+            skipped.len()
+        ))
+    };
+    let mut out = finish(&done, counts, params.dry_run, note);
+    out.skipped = (!skipped.is_empty()).then_some(skipped);
+    Ok(out)
 }

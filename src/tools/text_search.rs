@@ -92,7 +92,7 @@ pub struct TextSearchParams {
     /// Only notes with this tag or one of its children (frontmatter or #inline), e.g. "project".
     #[serde(default)]
     pub tag: Option<String>,
-    /// Only notes whose frontmatter has these values (strings ignore case; a list value matches if it holds the value; null: the key exists), e.g. {"status": "draft"}.
+    /// Only notes whose frontmatter has these values (strings ignore case; 3 and "3" match each other; a list matches if it holds the value; null: the key exists), e.g. {"status": "draft"}.
     #[serde(default)]
     pub property: Option<serde_json::Map<String, serde_json::Value>>,
 }
@@ -225,7 +225,12 @@ Examples:\n\
                 params.property.clone().unwrap_or_default(),
             )
         });
-        let accepts = |text: &str| note_filter.as_ref().is_none_or(|f| f.accepts(text));
+        // Tags and properties belong to Markdown notes: other files never pass.
+        let accepts = |path: &std::path::Path, text: &str| {
+            note_filter
+                .as_ref()
+                .is_none_or(|f| format_of(path) == Format::Markdown && f.accepts(text))
+        };
         let request = SearchRequest {
             roots: &roots,
             scope,
@@ -233,7 +238,7 @@ Examples:\n\
             file_pattern: file_pattern.as_ref(),
             filter: note_filter
                 .as_ref()
-                .map(|_| &accepts as &(dyn Fn(&str) -> bool + Sync)),
+                .map(|_| &accepts as &(dyn Fn(&std::path::Path, &str) -> bool + Sync)),
             extensions: &workspace.options().extensions,
             max_file_size: workspace.options().max_file_size,
             cancel: &cancel,
@@ -357,6 +362,15 @@ fn check_limits(params: &TextSearchParams) -> Result<(), ToolError> {
         ))
         .suggest("To see only which files match and how often, use outputMode \"files_only\"")
         .suggest("To see more matches, narrow the search with directoryPath or filePattern"));
+    }
+    if let Some(tag) = &params.tag
+        && !crate::text::markdown::is_tag(tag.trim().trim_start_matches('#'))
+    {
+        return Err(ToolError::new(format!(
+            "tag '{}' is not a tag: tags are letters, digits, _, - and / (nesting), with at least one non-digit",
+            cut(tag, 60)
+        ))
+        .suggest("Write it like \"project\" or \"#project/alpha\"; leave tag out to search every file"));
     }
     super::scope::one_file_or_folders(
         params.file_path.is_some(),

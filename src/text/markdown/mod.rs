@@ -71,7 +71,7 @@ pub use link_rewrite::{
     rewrite_links_to,
 };
 pub use link_style::{LinkFormat, LinkStyle};
-pub use link_target::{LinkTarget, WikiFragment, classify};
+pub use link_target::{LinkTarget, WikiFragment, classify, decode};
 pub use links::{Link, LinkKind, parse_links};
 pub use nearest_heading::{HeadingAbove, HeadingsThrough, headings_through, headings_until};
 pub use sections::HeadingNode;

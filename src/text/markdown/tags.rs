@@ -4,7 +4,8 @@
 //! Inline, a tag is `#` at the start of a line or after whitespace, followed
 //! by letters, digits, `_`, `-` and `/`, with at least one character that is
 //! not a digit (`#2026` is not a tag). Text in code (fenced, indented or
-//! inline), in links and HTML, and a heading's own `#` marks are not tags;
+//! inline), in links and HTML (blocks, and text inside inline elements), in
+//! Obsidian comments (`%% … %%`), and a heading's own `#` marks are not tags;
 //! a `#` inside a URL or a wikilink never follows whitespace. Tags compare
 //! ignoring case, and `project` also names its children (`project/alpha`).
 //!
@@ -67,11 +68,16 @@ pub fn inline_tags(text: &str, index: &LineIndex) -> Vec<TagUse> {
         | Options::ENABLE_TASKLISTS
         | Options::ENABLE_STRIKETHROUGH
         | Options::ENABLE_WIKILINKS;
-    // Inside code blocks, links, images and metadata nothing is a tag.
+    // Inside code blocks, links, images, metadata and inline HTML elements
+    // nothing is a tag.
     let mut hidden = 0usize;
+    let mut html = 0usize;
+    // Where `%%` stands in the text: comments open and close there.
+    let mut percents: Vec<usize> = Vec::new();
     let bytes = text.as_bytes();
     for (event, range) in Parser::new_ext(body, options).into_offset_iter() {
         match event {
+            Event::InlineHtml(tag) => html = html_depth(html, &tag),
             Event::Start(
                 Tag::CodeBlock(_) | Tag::Link { .. } | Tag::Image { .. } | Tag::MetadataBlock(_),
             ) => hidden += 1,
@@ -81,6 +87,14 @@ pub fn inline_tags(text: &str, index: &LineIndex) -> Vec<TagUse> {
             Event::Text(_) if hidden == 0 => {
                 let from = body_start + range.start;
                 let to = body_start + range.end;
+                let mut at = from;
+                while let Some(found) = memchr::memmem::find(&bytes[at..to], b"%%") {
+                    percents.push(at + found);
+                    at += found + 2;
+                }
+                if html > 0 {
+                    continue;
+                }
                 for at in memchr::memchr_iter(b'#', &bytes[from..to]) {
                     let hash = from + at;
                     let after_space =
@@ -108,7 +122,35 @@ pub fn inline_tags(text: &str, index: &LineIndex) -> Vec<TagUse> {
         }
     }
     out.dedup_by(|a, b| a.range == b.range);
+    if !percents.is_empty() {
+        // `%%` pairs bound comments; an unpaired one comments out the rest.
+        let comments: Vec<Range<usize>> = percents
+            .chunks(2)
+            .map(|pair| pair[0]..pair.get(1).map_or(text.len(), |end| end + 2))
+            .collect();
+        out.retain(|t| !comments.iter().any(|c| c.contains(&t.range.start)));
+    }
     out
+}
+
+/// The depth of open inline HTML elements after the tag `tag`.
+fn html_depth(depth: usize, tag: &str) -> usize {
+    const VOID: [&str; 8] = ["br", "img", "hr", "input", "wbr", "meta", "link", "source"];
+    let tag = tag.trim();
+    if tag.starts_with("</") {
+        return depth.saturating_sub(1);
+    }
+    let name: String = tag
+        .trim_start_matches('<')
+        .chars()
+        .take_while(char::is_ascii_alphanumeric)
+        .collect::<String>()
+        .to_ascii_lowercase();
+    if name.is_empty() || tag.ends_with("/>") || VOID.contains(&name.as_str()) {
+        depth
+    } else {
+        depth + 1
+    }
 }
 
 /// Whether a frontmatter key holds tags.
@@ -192,6 +234,21 @@ mod tests {
                 ("y2026".to_string(), 6),
                 ("a/b-c_d".to_string(), 6),
                 ("émoji".to_string(), 15),
+            ]
+        );
+    }
+
+    #[test]
+    fn comments_and_html_hold_no_tags() {
+        let text = "#one %% #hidden %% #two\n\n<span> #inspan </span> <br> #three\n\n\
+                    %%\n#gone\n\n#also-gone\n%%\n#four\n\n<div>\n#block\n</div>\n\n%% open #rest\n";
+        assert_eq!(
+            names(text),
+            [
+                ("one".to_string(), 1),
+                ("two".to_string(), 1),
+                ("three".to_string(), 3),
+                ("four".to_string(), 10),
             ]
         );
     }

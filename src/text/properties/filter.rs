@@ -5,7 +5,10 @@
 //! `project/alpha`), ignoring case, in the frontmatter or the text. A
 //! property matches when the note's value equals the one asked for (strings
 //! ignoring case), or is a list holding it; `null` asks only that the key
-//! exists.
+//! exists. Scalars compare as written: the number `3` and the string `"3"`
+//! match each other either way round (`rank: "3"` and `rank: 3` read the
+//! same to a person), and so do `true` and `"true"`. Only Markdown notes
+//! have tags and properties: TextSearch passes no other file through.
 //!
 //! ```
 //! use mcp_server_text::text::properties::NoteFilter;
@@ -66,8 +69,12 @@ fn value_matches(value: &Value, wanted: &Value) -> bool {
         (_, Value::Null) => true,
         (Value::String(a), Value::String(b)) => a.to_lowercase() == b.to_lowercase(),
         (Value::Array(items), w) if !w.is_array() => items.iter().any(|i| value_matches(i, w)),
-        (Value::String(a), Value::Number(n)) => a == &n.to_string(),
-        (Value::String(a), Value::Bool(b)) => a == &b.to_string(),
+        (Value::String(s), Value::Number(n)) | (Value::Number(n), Value::String(s)) => {
+            s.trim() == n.to_string()
+        }
+        (Value::String(s), Value::Bool(b)) | (Value::Bool(b), Value::String(s)) => {
+            s.trim().eq_ignore_ascii_case(&b.to_string())
+        }
         (a, b) => a == b,
     }
 }

@@ -197,6 +197,17 @@ impl fmt::Display for PropertyError {
 impl std::error::Error for PropertyError {}
 
 impl PropertyError {
+    /// The first line of the document the problem is on, if it has one.
+    pub fn line(&self) -> Option<usize> {
+        match self {
+            PropertyError::Invalid { line, .. } | PropertyError::Unclosed { line, .. } => {
+                Some(*line)
+            }
+            PropertyError::Duplicate { lines, .. } => lines.first().copied(),
+            PropertyError::Unwritable { .. } => None,
+        }
+    }
+
     /// What the caller can do next.
     pub fn suggestion(&self) -> String {
         match self {

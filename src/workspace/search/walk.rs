@@ -69,9 +69,9 @@ pub struct SearchRequest<'a> {
     pub pattern: &'a Pattern,
     /// Only files this glob selects, if given.
     pub file_pattern: Option<&'a FilePattern>,
-    /// Only files whose text this accepts (a note's tags or properties),
-    /// if given; the others are not counted as searched.
-    pub filter: Option<&'a (dyn Fn(&str) -> bool + Sync)>,
+    /// Only files whose path and text this accepts (a note's tags or
+    /// properties), if given; the others are not counted as searched.
+    pub filter: Option<&'a (dyn Fn(&Path, &str) -> bool + Sync)>,
     /// Only files with these endings.
     pub extensions: &'a ExtensionFilter,
     /// Larger files are reported as unreadable.
@@ -298,7 +298,7 @@ impl Tally {
             },
             Ok(contents) => {
                 if let Some(filter) = request.filter
-                    && !std::str::from_utf8(contents.bytes()).is_ok_and(filter)
+                    && !std::str::from_utf8(contents.bytes()).is_ok_and(|text| filter(path, text))
                 {
                     return;
                 }
