@@ -206,6 +206,17 @@ fn blocks_are_targets_and_paragraphs_get_ids() {
     );
     assert_eq!(again["blockId"], new_id.as_str());
     assert_eq!(again["linesDelta"], 0);
+    assert_eq!(again["affectedLines"], json!({"start": 4, "end": 4}));
+    assert_eq!(id["affectedLines"], json!({"start": 4, "end": 4}));
+    let anchor = v.err(
+        "TextRead",
+        json!({"filePath": "p.md", "target": {"anchor": "#^mulch"}}),
+    );
+    assert_eq!(
+        anchor["suggestions"][0],
+        "'^mulch' is a block id, not an anchor: use target {\"block\": \"^mulch\"}",
+        "{anchor}"
+    );
 
     v.ok(
         "TextPatch",
@@ -258,6 +269,17 @@ fn the_document_map_lists_properties_blocks_and_tags() {
         json!([{"id": "one", "startLine": 8, "endLine": 8}])
     );
     assert_eq!(s["tags"], json!([{"tag": "top", "line": 6}]));
+
+    // A block the parser refuses still places its keys, never on line 0.
+    v.write("b.md", "---\nstatus: [draft\n\"title\": x\n---\nBody\n");
+    let out = v.ok("TextInspect", json!({"filePath": "b.md"}));
+    let fm = &out["structure"]["frontmatter"];
+    assert_eq!(
+        fm["properties"],
+        json!([{"key": "status", "line": 2}, {"key": "title", "line": 3}]),
+        "{fm}"
+    );
+    assert!(fm["error"].as_str().unwrap().contains("does not parse"));
 }
 
 #[test]
@@ -335,7 +357,10 @@ fn links_follow_the_vaults_app_json() {
 #[test]
 fn a_rename_skips_a_note_whose_frontmatter_does_not_parse() {
     let v = Vault::new();
-    v.write("good.md", "---\ntags: [project/alpha]\n---\nText #project/alpha\n");
+    v.write(
+        "good.md",
+        "---\ntags: [project/alpha]\n---\nText #project/alpha\n",
+    );
     let broken = "---\ntags: [project/alpha\n---\nText #project/alpha\n";
     v.write("broken.md", broken);
     let out = v.ok(

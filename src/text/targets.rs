@@ -320,11 +320,17 @@ impl TargetError {
                 s.push("Use TextInspect to list the code blocks".into());
                 s
             }
-            TargetError::AnchorNotFound { nearest, .. } => {
-                let mut s: Vec<String> = nearest
-                    .iter()
-                    .map(|a| format!("Similar anchor: '{a}'"))
-                    .collect();
+            TargetError::AnchorNotFound { id, nearest } => {
+                let mut s: Vec<String> = Vec::new();
+                let written = id.trim().trim_start_matches('#');
+                if let Some(block) = written.strip_prefix('^') {
+                    s.push(format!(
+                        "'^{}' is a block id, not an anchor: use target {{\"block\": \"^{}\"}}",
+                        super::excerpt::brief(block),
+                        super::excerpt::brief(block)
+                    ));
+                }
+                s.extend(nearest.iter().map(|a| format!("Similar anchor: '{a}'")));
                 s.push("Use TextInspect to see all anchors (heading slugs, {#id} and <a id>)".into());
                 s
             }

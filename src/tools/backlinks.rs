@@ -433,8 +433,7 @@ impl Mentions {
             if n < first || in_code(n) || !self.names.is_match(line) {
                 continue;
             }
-            let masked: Vec<Range<usize>> =
-                self.masks.find_iter(line).map(|m| m.range()).collect();
+            let masked: Vec<Range<usize>> = self.masks.find_iter(line).map(|m| m.range()).collect();
             let mut at = 0;
             let plain = loop {
                 // Matches overlap by the character around a name, so each
@@ -448,7 +447,11 @@ impl Mentions {
                 {
                     break true;
                 }
-                at = found.start() + line[found.start()..].chars().next().map_or(1, char::len_utf8);
+                at = found.start()
+                    + line[found.start()..]
+                        .chars()
+                        .next()
+                        .map_or(1, char::len_utf8);
             };
             if plain {
                 out.push((n, line));

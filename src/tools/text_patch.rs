@@ -488,7 +488,12 @@ fn plan_block_id(
     if let Some(id) = markdown::trailing_block_id(last_line) {
         let plan = PatchPlan {
             operation: Operation::Insert,
-            plan: nothing_plan(doc, last + 1),
+            // The line that ends with the id, which nothing changed.
+            plan: crate::text::edit::EditPlan {
+                affected: LineSpan::new(last, last),
+                new_span: LineSpan::new(last, last),
+                ..nothing_plan(doc, last + 1)
+            },
             target_note: Some(format!(
                 "Lines {first}-{last} already have the id ^{id}; nothing was changed"
             )),

@@ -246,7 +246,8 @@ mod tests {
 
     #[test]
     fn ids_in_indented_code_are_not_ids() {
-        let text = "- item ^one\n\nA paragraph.\n\n    code ^nope\n\n- two\n\n    more of two ^two\n";
+        let text =
+            "- item ^one\n\nA paragraph.\n\n    code ^nope\n\n- two\n\n    more of two ^two\n";
         assert_eq!(
             refs(text),
             [("one".to_string(), 1, 1), ("two".to_string(), 9, 9)]

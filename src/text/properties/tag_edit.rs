@@ -115,7 +115,8 @@ fn rename_in_place(
         let line = spot.line + 1;
         let line_text = index.text(text, line);
         let start = index.start(line);
-        let range = start + byte_at(line_text, spot.cols.start)..start + byte_at(line_text, spot.cols.end);
+        let range =
+            start + byte_at(line_text, spot.cols.start)..start + byte_at(line_text, spot.cols.end);
         let (written, _) = rename_in_string(&text[range.clone()], from, to);
         splices.push(Splice::new(range, written));
     }
@@ -134,7 +135,9 @@ fn rename_in_place(
 
 /// The byte offset of character `col` of `line`.
 fn byte_at(line: &str, col: usize) -> usize {
-    line.char_indices().nth(col).map_or(line.len(), |(at, _)| at)
+    line.char_indices()
+        .nth(col)
+        .map_or(line.len(), |(at, _)| at)
 }
 
 /// A `tags` value with `from` renamed, and how many names changed.
@@ -337,7 +340,9 @@ mod tests {
         );
         let string = "---\ntags: \"project/alpha, b\" # s\n---\n";
         assert_eq!(
-            rename_tag(string, "project/alpha", "x").unwrap().apply(string),
+            rename_tag(string, "project/alpha", "x")
+                .unwrap()
+                .apply(string),
             "---\ntags: \"x, b\" # s\n---\n"
         );
     }
@@ -373,7 +378,10 @@ mod tests {
             ("Text #project/alpha here", "Text #project/beta here"),
             ("`#project/alpha` in code", "`#project/alpha` in code"),
             ("#project/alphabet and #veg", "#project/alphabet and #veg"),
-            ("See https://x.example/#project/alpha", "See https://x.example/#project/alpha"),
+            (
+                "See https://x.example/#project/alpha",
+                "See https://x.example/#project/alpha",
+            ),
             ("Nested #Project/Alpha/x.", "Nested #project/beta/x."),
             ("plain project/alpha words", "plain project/alpha words"),
         ]);
@@ -389,14 +397,19 @@ mod tests {
                     if other_key {
                         out.push_str("keywords: project/alpha  # not tags\n");
                     }
-                    let name = |i: &(&str, &str, u8, bool)| quoted(if after { i.1 } else { i.0 }, i.2);
+                    let name =
+                        |i: &(&str, &str, u8, bool)| quoted(if after { i.1 } else { i.0 }, i.2);
                     if flow {
                         let names: Vec<String> = items.iter().map(name).collect();
                         out.push_str(&format!("tags: [{}]  # flow\n", names.join(", ")));
                     } else {
                         out.push_str("tags:\n");
                         for i in &items {
-                            out.push_str(&format!("  - {}{}\n", name(i), if i.3 { " # c" } else { "" }));
+                            out.push_str(&format!(
+                                "  - {}{}\n",
+                                name(i),
+                                if i.3 { " # c" } else { "" }
+                            ));
                         }
                     }
                     out.push_str("status: draft\n---\n");

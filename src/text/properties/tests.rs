@@ -187,12 +187,19 @@ fn an_unchanged_toml_date_stays_a_date() {
 
 #[test]
 fn an_unclosed_block_is_refused_not_doubled() {
-    for text in ["---\nstatus: draft\n# Body\n", "+++\ntitle = 1\nbody\n", "---\r\n"] {
+    for text in [
+        "---\nstatus: draft\n# Body\n",
+        "+++\ntitle = 1\nbody\n",
+        "---\r\n",
+    ] {
         match edit(text, &[Change::set("status", json!("done"))]) {
             Err(PropertyError::Unclosed { line: 1, .. }) => {}
             other => panic!("{text:?}: {other:?}"),
         }
-        assert!(matches!(read(text), Err(PropertyError::Unclosed { line: 1, .. })));
+        assert!(matches!(
+            read(text),
+            Err(PropertyError::Unclosed { line: 1, .. })
+        ));
     }
     // A thematic break further down is not a frontmatter.
     assert!(read("# T\n---\n").unwrap().is_none());

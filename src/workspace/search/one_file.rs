@@ -132,7 +132,10 @@ where
             *text = FileText(read);
             let text: &'t FileText = text;
             let text = text.as_str();
-            if request.filter.is_some_and(|filter| !filter(&path.real, text)) {
+            if request
+                .filter
+                .is_some_and(|filter| !filter(&path.real, text))
+            {
                 return found;
             }
             let (tally, matches, made) = search_text(request, text, limit, large, beside);
