@@ -1,4 +1,4 @@
-//! The vault acceptance session, over stdio with the built binary on a copy
+//! The vault acceptance tests, over stdio with the built binary on a copy
 //! of the example vault: a property set in place, a tag renamed across the
 //! vault and undone, a block read, kept through a Move and reported once
 //! deleted, and the backlinks of the garden note.

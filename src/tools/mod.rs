@@ -7,6 +7,7 @@ pub mod advice;
 pub mod args;
 pub mod backlinks;
 pub mod batch;
+pub mod block_id;
 pub mod broken_links;
 pub mod check_links;
 pub mod context;

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::args::TextArg;
+use super::block_id;
 use super::broken_links::edit_note;
 use super::context::ToolContext;
 use super::edit_report::{Preview, WriteSummary, context, join_notes, line_count_note};
@@ -301,7 +302,22 @@ impl PlannedEdit for TextPatch {
     ) -> Result<(Document, PatchPlan), ToolError> {
         let (operation, target) = arguments(params)?;
         if is_block_id_call(params) {
-            return plan_block_id(params, file, &target);
+            let given = params.content.as_ref().map(TextArg::as_str);
+            let planned = block_id::plan(given, file, &target).map_err(|e| match e {
+                block_id::Failure::Edit(e) => edit_error(e, &file.path.display()),
+                block_id::Failure::Tool(e) => e,
+            })?;
+            return Ok((
+                planned.after,
+                PatchPlan {
+                    operation: Operation::Insert,
+                    plan: planned.plan,
+                    target_note: planned.note,
+                    template_note: None,
+                    large_delete: None,
+                    block_id: Some(planned.id),
+                },
+            ));
         }
         let filled = fill_template_content(ctx, params, file)?;
         if filled.as_ref().is_some_and(|f| f.text.is_empty()) {
@@ -449,125 +465,6 @@ fn keep_block_id(content: &str, id: &str) -> (String, bool) {
     }
     let tail = &content[body.len()..];
     (format!("{body} ^{id}{tail}"), true)
-}
-
-/// Operation `blockId`: the id of the paragraph or list item at the
-/// target, added at the end of its last line when it has none.
-fn plan_block_id(
-    params: &TextPatchParams,
-    file: &OpenFile,
-    target: &Target,
-) -> Result<(Document, PatchPlan), ToolError> {
-    let path = file.path.display();
-    let doc = &file.doc;
-    if format_of(&file.path.real) != Format::Markdown {
-        return Err(ToolError::new(format!(
-            "{path} is not a Markdown file; block ids are a Markdown (Obsidian) feature"
-        ))
-        .suggest("Use a lines target with TextRead or TextPatch instead"));
-    }
-    let text = doc.text();
-    let (first, last) = match target {
-        Target::Block(id) => markdown::block_refs(text)
-            .into_iter()
-            .find(|b| &b.id == id)
-            .map(|b| (b.first, b.last))
-            .ok_or_else(|| {
-                ToolError::new(format!("Target not found in {path}: block '^{id}' does not exist"))
-                    .suggest("Use a lines target with a line of the paragraph to give it an id")
-            })?,
-        Target::Lines { start, .. } => markdown::block_at(text, *start).ok_or_else(|| {
-            ToolError::new(format!(
-                "Line {start} of {path} is not in a paragraph or list item (it is blank, a heading, code or frontmatter), so it cannot get a block id"
-            ))
-            .suggest("Name a line of the paragraph's text; TextInspect mode 'lines' shows them")
-        })?,
-        _ => unreachable!("arguments() allows only lines and block targets"),
-    };
-    let last_line = doc.line(last);
-    if let Some(id) = markdown::trailing_block_id(last_line) {
-        let plan = PatchPlan {
-            operation: Operation::Insert,
-            // The line that ends with the id, which nothing changed.
-            plan: crate::text::edit::EditPlan {
-                affected: LineSpan::new(last, last),
-                new_span: LineSpan::new(last, last),
-                ..nothing_plan(doc, last + 1)
-            },
-            target_note: Some(format!(
-                "Lines {first}-{last} already have the id ^{id}; nothing was changed"
-            )),
-            template_note: None,
-            large_delete: None,
-            block_id: Some(id.to_string()),
-        };
-        return Ok((doc.clone(), plan));
-    }
-    let taken: Vec<String> = markdown::block_refs(text)
-        .into_iter()
-        .map(|b| b.id)
-        .collect();
-    let id = match params.content.as_ref().map(|c| c.as_str().trim()) {
-        Some(wanted) if !wanted.is_empty() => {
-            let wanted = wanted.trim_start_matches('^');
-            if !markdown::is_block_id(wanted) {
-                return Err(ToolError::new(format!(
-                    "'{}' is not a block id: ids are letters, digits and '-'",
-                    crate::text::excerpt::brief(wanted)
-                ))
-                .suggest("Pass an id such as \"tasks-2\", or leave content out to have one made"));
-            }
-            if taken.iter().any(|t| t == wanted) {
-                return Err(ToolError::new(format!(
-                    "{path} already has a block ^{wanted}; block ids must be unique in a note"
-                ))
-                .suggest("Choose another id, or leave content out to have one made"));
-            }
-            wanted.to_string()
-        }
-        _ => new_block_id(&doc.lines().span_of_lines(first, last), text, &taken),
-    };
-    let new_line = format!("{} ^{id}", last_line.trim_end_matches([' ', '\t']));
-    let edit = LineEdit::Replace {
-        first: last,
-        last,
-        content: &new_line,
-    };
-    let plan = plan(doc, &edit, doc.eol_near(last)).map_err(|e| edit_error(e, &path))?;
-    let after = doc
-        .apply(std::slice::from_ref(&plan.splice))
-        .map_err(|e| ToolError::new(format!("Cannot write {path}: {e}; nothing was written")))?;
-    Ok((
-        after,
-        PatchPlan {
-            operation: Operation::Insert,
-            plan,
-            target_note: None,
-            template_note: None,
-            large_delete: None,
-            block_id: Some(id),
-        },
-    ))
-}
-
-/// A short id for the block at `range` of `text`, made from its text (the
-/// same text gives the same id) and not among `taken`.
-fn new_block_id(range: &std::ops::Range<usize>, text: &str, taken: &[String]) -> String {
-    let hash = crate::text::hash::file_hash(&[text[range.clone()].as_bytes()]);
-    for start in 0..hash.len().saturating_sub(6) {
-        let id = hash[start..start + 6].to_string();
-        if !taken.contains(&id) {
-            return id;
-        }
-    }
-    let mut n = taken.len() + 1;
-    loop {
-        let id = format!("block-{n}");
-        if !taken.contains(&id) {
-            return id;
-        }
-        n += 1;
-    }
 }
 
 /// Checks that a `template` goes with the other arguments.
