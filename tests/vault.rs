@@ -477,3 +477,44 @@ fn a_link_is_no_unlinked_mention_on_any_line() {
     assert_eq!(lines, [3], "{out}");
     assert_eq!(out["count"], 2);
 }
+
+#[test]
+fn read_only_servers_read_properties_and_tags_and_refuse_their_writes() {
+    use mcp_server_text::tools::registry::Registry;
+    use mcp_server_text::tools::tool::Toolset;
+
+    let mut v = Vault::new();
+    v.registry = Registry::new(&Toolset::ALL, true);
+    let text = "---\nstatus: draft\ntags: [a]\n---\nText #b\n";
+    v.write("n.md", text);
+    let read = v.ok("Properties", json!({"filePath": "n.md"}));
+    assert_eq!(read["properties"]["status"], "draft");
+    let tags = v.ok("Tags", json!({}));
+    assert_eq!(tags["tags"].as_array().unwrap().len(), 2);
+    for (tool, args) in [
+        (
+            "Properties",
+            json!({"filePath": "n.md", "set": {"status": "done"}}),
+        ),
+        (
+            "Properties",
+            json!({"filePath": "n.md", "delete": ["status"]}),
+        ),
+        ("Tags", json!({"filePath": "n.md", "add": ["c"]})),
+        ("Tags", json!({"rename": {"from": "a", "to": "z"}})),
+    ] {
+        let err = v.err(tool, args);
+        assert!(
+            err["message"].as_str().unwrap().contains("--read-only"),
+            "{err}"
+        );
+    }
+    assert_eq!(v.read_string("n.md"), text);
+    assert!(v.registry.get("TextPatch").is_none());
+    // The vault toolset holds Properties and Tags; block targets live in
+    // TextRead and TextPatch, and Backlinks is in links.
+    let vault = Registry::new(&[Toolset::Vault], false);
+    assert_eq!(vault.names(), ["Properties", "Tags"]);
+    let links = Registry::new(&[Toolset::Links], false);
+    assert!(links.names().contains(&"Backlinks"));
+}

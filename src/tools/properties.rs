@@ -70,10 +70,14 @@ impl Tool for Properties {
     const NAME: &'static str = "Properties";
     const TITLE: &'static str = "Get or set a note's frontmatter keys";
     const TOOLSET: Toolset = Toolset::Vault;
-    const EFFECTS: Effects = Effects::EDITS;
+    const EFFECTS: Effects = Effects::READS_OR_EDITS;
 
     fn description() -> &'static str {
         "Gets, sets or deletes frontmatter properties (YAML --- or TOML +++) of a note. Only the changed keys' lines change: order, comments and quoting stay; lists keep the file's style; a missing block is created. Without set/delete it returns every key's value. For tags use Tags. Example: {\"filePath\": \"projects/garden.md\", \"set\": {\"status\": \"done\"}}"
+    }
+
+    fn writes(params: &PropertiesParams) -> bool {
+        params.set.is_some() || params.delete.is_some()
     }
 
     fn run(ctx: &ToolContext, params: PropertiesParams) -> Result<PropertiesOutput, ToolError> {

@@ -78,12 +78,17 @@ pub struct Registry {
 }
 
 impl Registry {
-    /// The tools of `toolsets`; with `read_only`, only those that change nothing.
+    /// The tools of `toolsets`; with `read_only`, only those that change
+    /// nothing, and those that also read (Tags, Properties) refusing writes.
     pub fn new(toolsets: &[Toolset], read_only: bool) -> Registry {
         let entries = all_tools()
             .into_iter()
             .filter(|t| toolsets.contains(&t.toolset))
-            .filter(|t| !read_only || t.effects.read_only)
+            .filter(|t| !read_only || t.effects.reads_too)
+            .map(|mut t| {
+                t.refuses_writes = read_only;
+                t
+            })
             .collect();
         Registry { entries }
     }

@@ -159,10 +159,14 @@ impl Tool for Tags {
     const NAME: &'static str = "Tags";
     const TITLE: &'static str = "List, add, remove or rename tags";
     const TOOLSET: Toolset = Toolset::Vault;
-    const EFFECTS: Effects = Effects::EDITS;
+    const EFFECTS: Effects = Effects::READS_OR_EDITS;
 
     fn description() -> &'static str {
         "Obsidian tags (frontmatter tags and inline #tags; not in code or URLs). Without add/remove/rename: lists tags with counts (every note, or filePath's). add/remove change a note's frontmatter tags (inline: true removes #tags too). rename changes a tag and its children everywhere as one change with one undo. To find notes by tag use TextSearch tag. Example: {\"rename\": {\"from\": \"project/alpha\", \"to\": \"project/beta\"}}"
+    }
+
+    fn writes(params: &TagsParams) -> bool {
+        params.add.is_some() || params.remove.is_some() || params.rename.is_some()
     }
 
     fn run(ctx: &ToolContext, params: TagsParams) -> Result<TagsOutput, ToolError> {
