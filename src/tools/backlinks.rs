@@ -116,7 +116,7 @@ impl Tool for Backlinks {
     const EFFECTS: Effects = Effects::READ_ONLY;
 
     fn description() -> &'static str {
-        "Lists every link into a note (or one heading or ^block of it) from the other notes of its root: wikilinks, embeds, aliases, Markdown links, with file, line and text. unlinked: true adds plain-text mentions of its name or aliases. For a note's own outgoing links use TextInspect; for broken links CheckLinks. Example: {\"filePath\": \"projects/garden.md\", \"block\": \"^tasks-1\"}"
+        "Lists the links into a note (or one heading or ^block of it) from the other notes, with file, line and text. For a note's own links use TextInspect. Example: {\"filePath\": \"projects/garden.md\", \"block\": \"^tasks-1\"}"
     }
 
     fn run(ctx: &ToolContext, params: BacklinksParams) -> Result<BacklinksOutput, ToolError> {

@@ -43,7 +43,7 @@ pub fn guidance(tools: &[&str]) -> String {
         });
     }
     if on("Backlinks") {
-        reading.push("- Backlinks lists the links into a note (or one heading or ^block of it) from every other note: wikilinks, embeds, aliases and Markdown links.");
+        reading.push("- Backlinks lists the links into a note (or one heading or ^block of it) from every other note: wikilinks, embeds, aliases and Markdown links; unlinked: true adds plain-text mentions of its name or aliases, with the link to write there.");
     }
     if on("ListDirectories") || on("ListFiles") {
         reading.push("- ListDirectories and ListFiles show what exists.");
@@ -59,10 +59,10 @@ pub fn guidance(tools: &[&str]) -> String {
 
     let mut vault = Vec::new();
     if on("Properties") {
-        vault.push("- Properties gets, sets and deletes frontmatter keys (values as JSON), changing only those keys' lines; never edit YAML lines by hand.");
+        vault.push("- Properties gets, sets and deletes frontmatter keys (values as JSON), changing only those keys' lines: order, comments and quoting stay, lists keep the file's style, a missing block is created at the top. Never edit YAML lines by hand.");
     }
     if on("Tags") {
-        vault.push("- Tags lists tags with counts, adds or removes a note's tags, and renames a tag (children included) in every note at once.");
+        vault.push("- Tags reads frontmatter tags and inline #tags (not in code, links, URLs or comments). add/remove change a note's frontmatter tags (remove with inline: true also deletes its #tags); rename changes a tag and its children in every note as one change with one undo, and names in skipped any note whose frontmatter does not parse.");
     }
     if on("TextRead") && on("TextPatch") {
         vault.push("- A paragraph ending with ^id is a block: TextRead and TextPatch take target {\"block\": \"^id\"}; TextPatch operation 'blockId' gives a paragraph an id to link to ([[note#^id]]).");

@@ -73,7 +73,7 @@ impl Tool for Properties {
     const EFFECTS: Effects = Effects::READS_OR_EDITS;
 
     fn description() -> &'static str {
-        "Gets, sets or deletes frontmatter properties (YAML --- or TOML +++) of a note. Only the changed keys' lines change: order, comments and quoting stay; lists keep the file's style; a missing block is created. Without set/delete it returns every key's value. For tags use Tags. Example: {\"filePath\": \"projects/garden.md\", \"set\": {\"status\": \"done\"}}"
+        "Gets, sets or deletes a note's frontmatter properties (YAML or TOML); only the changed keys' lines change. Without set/delete it returns every value. For tags use Tags. Example: {\"filePath\": \"projects/garden.md\", \"set\": {\"status\": \"done\"}}"
     }
 
     fn writes(params: &PropertiesParams) -> bool {

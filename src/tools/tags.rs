@@ -162,7 +162,7 @@ impl Tool for Tags {
     const EFFECTS: Effects = Effects::READS_OR_EDITS;
 
     fn description() -> &'static str {
-        "Obsidian tags (frontmatter tags and inline #tags; not in code or URLs). Without add/remove/rename: lists tags with counts (every note, or filePath's). add/remove change a note's frontmatter tags (inline: true removes #tags too). rename changes a tag and its children everywhere as one change with one undo. To find notes by tag use TextSearch tag. Example: {\"rename\": {\"from\": \"project/alpha\", \"to\": \"project/beta\"}}"
+        "Lists tags with counts (every note, or filePath's), adds or removes a note's tags, or renames a tag in every note. To find notes by tag use TextSearch tag. Example: {\"rename\": {\"from\": \"project/alpha\", \"to\": \"project/beta\"}}"
     }
 
     fn writes(params: &TagsParams) -> bool {
