@@ -17,6 +17,7 @@ pub mod real;
 pub mod rng;
 pub mod source;
 pub mod text;
+pub mod unseen;
 
 use std::collections::BTreeMap;
 
