@@ -10,13 +10,12 @@
 //! is the long run.
 
 #[path = "corpus/mod.rs"]
-#[allow(dead_code)]
 mod corpus;
 
 use corpus::rng::Rng;
 use corpus::source::{self, Lang};
 use corpus::text::{indent, modify};
-use mcp_server_text::text::fuzzy::{EditRequest, plan_edit};
+use mcp_server_text::text::fuzzy::EditRequest;
 use proptest::prelude::*;
 
 /// One systematic transformation of both of the caller's texts.
@@ -115,7 +114,7 @@ fn apply(
     t: &T,
     search: &mut Vec<Row>,
     new: &mut Vec<Row>,
-    file: &mut Vec<String>,
+    file: &mut [String],
     rng: &mut Rng,
 ) -> bool {
     let each = |rows: &mut Vec<Row>, f: &dyn Fn(&str) -> String| {
@@ -350,7 +349,7 @@ enum Outcome {
 }
 
 fn run(c: &Case) -> (Outcome, Option<String>) {
-    match plan_edit(&c.text, &EditRequest::new(&c.search, &c.new)) {
+    match corpus::plan_with(&c.text, &EditRequest::new(&c.search, &c.new)) {
         Err(_) => (Outcome::Refused, None),
         Ok(plan) => {
             let got = plan.apply_to(&c.text);

@@ -378,11 +378,11 @@ fn make(kind: &'static str, name: &str, lang: Lang, text: &str, rng: &mut Rng) -
         "renamed-kept" => {
             // A name on at least two kept lines, renamed everywhere in both views.
             let mut counts: BTreeMap<String, usize> = BTreeMap::new();
-            for i in a..b {
+            for (i, line) in lines.iter().enumerate().take(b).skip(a) {
                 if edit.kept(i) {
-                    let mut seen: Vec<String> = names(&lines[i], lang)
+                    let mut seen: Vec<String> = names(line, lang)
                         .into_iter()
-                        .map(|(s, e)| lines[i][s..e].to_string())
+                        .map(|(s, e)| line[s..e].to_string())
                         .collect();
                     seen.sort();
                     seen.dedup();
@@ -652,16 +652,14 @@ fn make(kind: &'static str, name: &str, lang: Lang, text: &str, rng: &mut Rng) -
             }
         }
         "comment-stripped" => {
-            let Some(leader) = lang.comment() else {
-                return None;
-            };
+            let leader = lang.comment()?;
             let strip = |t: &str| -> String {
                 let marker = format!(" {leader} ");
                 match t.find(&marker) {
                     Some(at)
                         if !t[..at].trim().is_empty()
-                            && t[..at].matches('"').count() % 2 == 0
-                            && t[..at].matches('\'').count() % 2 == 0 =>
+                            && t[..at].matches('"').count().is_multiple_of(2)
+                            && t[..at].matches('\'').count().is_multiple_of(2) =>
                     {
                         t[..at].trim_end().to_string()
                     }
