@@ -25,8 +25,8 @@ use crate::workspace::WorkspaceError;
 use crate::workspace::roots::ResolvedPath;
 use crate::workspace::search::one_file::{FileText, LastLine, search_one_file};
 use crate::workspace::search::{
-    FileHits, FilePattern, LineMatch, Pattern, PatternError, SearchRequest, SearchScope,
-    SearchSummary, search,
+    FileHits, FilePattern, LineMatch, NoteFilterFn, Pattern, PatternError, SearchRequest,
+    SearchScope, SearchSummary, search,
 };
 
 /// Most matches (or files, in files_only mode) a response may hold.
@@ -236,9 +236,7 @@ Examples:\n\
             scope,
             pattern: &pattern,
             file_pattern: file_pattern.as_ref(),
-            filter: note_filter
-                .as_ref()
-                .map(|_| &accepts as &(dyn Fn(&std::path::Path, &str) -> bool + Sync)),
+            filter: note_filter.as_ref().map(|_| &accepts as &NoteFilterFn),
             extensions: &workspace.options().extensions,
             max_file_size: workspace.options().max_file_size,
             cancel: &cancel,

@@ -46,4 +46,6 @@ pub mod walk;
 
 pub use file_pattern::{FilePattern, FilePatternError};
 pub use pattern::{LineMatch, Pattern, PatternError};
-pub use walk::{FileHits, SearchRequest, SearchScope, SearchSummary, Unreadable, search};
+pub use walk::{
+    FileHits, NoteFilterFn, SearchRequest, SearchScope, SearchSummary, Unreadable, search,
+};

@@ -59,6 +59,9 @@ pub enum SearchScope {
     File(ResolvedPath),
 }
 
+/// Whether a file (its path and text) is searched at all.
+pub type NoteFilterFn<'a> = dyn Fn(&Path, &str) -> bool + Sync + 'a;
+
 /// What to search for, where, and how to report back.
 pub struct SearchRequest<'a> {
     /// The roots whose handles every file is opened through.
@@ -71,7 +74,7 @@ pub struct SearchRequest<'a> {
     pub file_pattern: Option<&'a FilePattern>,
     /// Only files whose path and text this accepts (a note's tags or
     /// properties), if given; the others are not counted as searched.
-    pub filter: Option<&'a (dyn Fn(&Path, &str) -> bool + Sync)>,
+    pub filter: Option<&'a NoteFilterFn<'a>>,
     /// Only files with these endings.
     pub extensions: &'a ExtensionFilter,
     /// Larger files are reported as unreadable.
