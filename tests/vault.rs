@@ -517,4 +517,38 @@ fn read_only_servers_read_properties_and_tags_and_refuse_their_writes() {
     assert_eq!(vault.names(), ["Properties", "Tags"]);
     let links = Registry::new(&[Toolset::Links], false);
     assert!(links.names().contains(&"Backlinks"));
+
+    // Without the vault toolset, block targets and blockId are refused.
+    use mcp_server_text::tools::context::{Settings, ToolContext};
+    let text_only = Registry::new(&[Toolset::Text], false);
+    v.ctx = ToolContext::new(
+        v.ctx.workspace.clone(),
+        std::sync::Arc::new(Settings {
+            enabled_tools: text_only.names(),
+            ..Settings::default()
+        }),
+    );
+    v.registry = text_only;
+    v.write("b.md", "Para ^p\n");
+    for (tool, args) in [
+        (
+            "TextRead",
+            json!({"filePath": "b.md", "target": {"block": "^p"}}),
+        ),
+        (
+            "TextPatch",
+            json!({"filePath": "b.md", "operation": "delete", "target": {"block": "^p"}}),
+        ),
+        (
+            "TextPatch",
+            json!({"filePath": "b.md", "operation": "blockId", "target": {"lines": {"start": 1}}}),
+        ),
+    ] {
+        let err = v.err(tool, args);
+        assert!(
+            err["message"].as_str().unwrap().contains("'vault' toolset"),
+            "{err}"
+        );
+    }
+    assert_eq!(v.read_string("b.md"), "Para ^p\n");
 }

@@ -9,8 +9,23 @@ use crate::text::edit::{self, EditError, EditPlan, LineEdit, LineSpan};
 use crate::text::format::{Format, format_of};
 use crate::text::markdown;
 use crate::text::targets::Target;
+use crate::tools::context::ToolContext;
 use crate::tools::error::ToolError;
 use crate::workspace::OpenFile;
+
+/// Refuses `what` (a block target, operation `blockId`) when the `vault`
+/// toolset, which block ids belong to, is not switched on: its tools are
+/// Properties and Tags.
+pub fn require_vault(ctx: &ToolContext, what: &str) -> Result<(), ToolError> {
+    let on = |name| ctx.settings.enabled_tools.contains(&name);
+    if on("Properties") || on("Tags") {
+        return Ok(());
+    }
+    Err(ToolError::new(format!(
+        "{what} belongs to the 'vault' toolset, which this server does not have switched on"
+    ))
+    .suggest("Use a lines target instead (TextInspect shows the lines), or start the server with --toolsets including vault"))
+}
 
 /// The planned edit of a `blockId` call.
 pub(super) struct BlockIdPlan {

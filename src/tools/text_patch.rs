@@ -302,6 +302,11 @@ impl PlannedEdit for TextPatch {
     ) -> Result<(Document, PatchPlan), ToolError> {
         let (operation, target) = arguments(params)?;
         if is_block_id_call(params) {
+            block_id::require_vault(ctx, "Operation 'blockId'")?;
+        } else if matches!(target, Target::Block(_)) {
+            block_id::require_vault(ctx, "The block target")?;
+        }
+        if is_block_id_call(params) {
             let given = params.content.as_ref().map(TextArg::as_str);
             let planned = block_id::plan(given, file, &target).map_err(|e| match e {
                 block_id::Failure::Edit(e) => edit_error(e, &file.path.display()),

@@ -12,7 +12,7 @@ use super::tool::{Effects, Tool, Toolset};
 use crate::text::excerpt::cut;
 use crate::text::format::{Format, format_of};
 use crate::text::markdown::{self, HeadingLookupError};
-use crate::text::targets::{TargetError, resolve_read};
+use crate::text::targets::{Target, TargetError, resolve_read};
 
 /// Most lines one read returns.
 pub const MAX_READ_LINES: usize = 200;
@@ -105,6 +105,9 @@ Examples:\n\
     fn run(ctx: &ToolContext, params: TextReadParams) -> Result<TextReadOutput, ToolError> {
         let raw_target = params.target.0.0;
         let target = parse_target(&raw_target, TargetUse::Read)?;
+        if matches!(target, Target::Block(_)) {
+            super::block_id::require_vault(ctx, "The block target")?;
+        }
         let file = ctx.workspace.read(&params.file_path, None)?;
         let doc = &file.doc;
         let format = format_of(&file.path.real);
