@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use mcp_server_text::text::encoding::TextEncoding;
 use mcp_server_text::tools::registry::Registry;
 use mcp_server_text::tools::tool::Toolset;
-use mcp_server_text::workspace::batch::{BatchHook, BatchStep};
+use mcp_server_text::workspace::commit::{BatchHook, BatchStep};
 use serde_json::{Value, json};
 use support::Vault;
 

@@ -8,7 +8,7 @@ mod support;
 
 use std::io;
 
-use mcp_server_text::workspace::batch::{BatchHook, BatchStep};
+use mcp_server_text::workspace::commit::{BatchHook, BatchStep};
 use serde_json::{Value, json};
 use support::Vault;
 

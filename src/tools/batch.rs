@@ -22,7 +22,7 @@ use super::text_patch::TextPatch;
 use super::text_replace::TextReplace;
 use super::tool::{Effects, Tool, Toolset};
 use crate::text::hash::hash_matches;
-use crate::workspace::batch::BatchItem;
+use crate::workspace::commit::BatchItem;
 use crate::workspace::commit::Change;
 use crate::workspace::roots::ResolvedPath;
 use crate::workspace::{OpenFile, WorkspaceError};

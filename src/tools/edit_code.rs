@@ -26,10 +26,11 @@ use crate::text::format::{Format, format_of};
 use crate::text::fuzzy::{self, EditRequest, Refusal, Strategy};
 use crate::text::lines::Eol;
 use crate::text::syntax::{self, GateOutcome};
+use crate::workspace::OpenFile;
+use crate::workspace::batch::Edited;
 use crate::workspace::external::{Command, run};
 use crate::workspace::formatters::{Formatted, format};
 use crate::workspace::roots::ResolvedPath;
-use crate::workspace::{Edited, OpenFile};
 
 /// How long a validate_command may run.
 pub const VALIDATE_TIME_LIMIT: Duration = Duration::from_secs(120);

@@ -17,9 +17,10 @@ use super::error::ToolError;
 use super::tool::Tool;
 use crate::text::document::Document;
 use crate::text::encoding::TextEncoding;
-use crate::workspace::batch::BatchItem;
+use crate::workspace::batch::Edited;
+use crate::workspace::commit::BatchItem;
 use crate::workspace::commit::{Change, History};
-use crate::workspace::{Edited, OpenFile, WorkspaceError};
+use crate::workspace::{OpenFile, WorkspaceError};
 
 /// The file a call changes, and how to read it.
 #[derive(Debug, Clone, Copy)]

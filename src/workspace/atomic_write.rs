@@ -3,9 +3,10 @@
 //! write leaves nothing behind.
 //!
 //! On Linux the new bytes go to an unnamed file (`O_TMPFILE`) in the target's
-//! folder, opened through the folder's handle. They are written and synced,
-//! get the original file's permissions (and owner, where allowed), and only
-//! then does the file get a name: it is linked under a random hidden name and
+//! folder, opened through the folder's handle. They get the original file's
+//! permissions, extended attributes (POSIX ACLs among them, see
+//! [`super::xattrs`]) and owner (where allowed), are written and synced, and
+//! only then does the file get a name: it is linked under a random hidden name and
 //! at once renamed over the target, the shortest window the system allows,
 //! and the folder is synced. A process killed before that leaves no file at
 //! all. A new file is linked straight under its own name, which fails if the
@@ -16,7 +17,10 @@
 //! folder instead. Every name a write gives its bytes before the rename is
 //! `.<name>.<random>.mcp-server-text.tmp`, so one left by a killed process
 //! can be recognised and removed later (see [`stale_temp_target`] and
-//! [`super::stale_temps`]).
+//! [`super::stale_temps`]). A change of several files names its new bytes
+//! (`.mcp-server-text.new`) and keeps a second name for the old ones
+//! (`.mcp-server-text.old`) while its intent record lists them; only the
+//! recovery of that record removes those (see [`super::commit`]).
 //!
 //! ```
 //! use std::ffi::OsStr;
@@ -30,7 +34,7 @@
 //! ```
 
 use std::ffi::{OsStr, OsString};
-use std::fs::{File, Metadata};
+use std::fs::File;
 use std::io::{self, Write};
 use std::os::fd::AsFd;
 use std::os::unix::fs::{FileExt, MetadataExt};
@@ -42,6 +46,14 @@ use rustix::io::Errno;
 
 /// The suffix of every temp file this program names.
 pub const TEMP_SUFFIX: &str = ".mcp-server-text.tmp";
+
+/// The suffix of the new bytes of a change of several files, named in its
+/// intent record: only the recovery of that record removes them.
+pub const STAGED_SUFFIX: &str = ".mcp-server-text.new";
+
+/// The suffix of a second name kept for a file's old bytes while a change
+/// of several files replaces it, named in its intent record.
+pub const BACKUP_SUFFIX: &str = ".mcp-server-text.old";
 
 /// The mode of a new file (permissions are set explicitly, whatever the umask).
 const NEW_FILE_MODE: u32 = 0o644;
@@ -56,12 +68,12 @@ pub enum TempKind {
 }
 
 /// Writes `name` in `folder` atomically with the bytes `fill` writes. With
-/// `keep`, the metadata of the file being replaced, its permissions and
-/// owner are kept; a new file gets `0644`.
+/// `keep`, the file being replaced (open), its permissions, owner and
+/// extended attributes are kept; a new file gets `0644`.
 pub fn write_in(
     folder: &Dir,
     name: &OsStr,
-    keep: Option<&Metadata>,
+    keep: Option<&File>,
     fill: &mut dyn FnMut(&mut dyn Write) -> io::Result<()>,
 ) -> io::Result<()> {
     stage(folder, name, keep, TempKind::Unnamed, fill)?.commit()
@@ -94,7 +106,7 @@ enum Temp {
 pub fn stage(
     folder: &Dir,
     name: &OsStr,
-    keep: Option<&Metadata>,
+    keep: Option<&File>,
     kind: TempKind,
     fill: &mut dyn FnMut(&mut dyn Write) -> io::Result<()>,
 ) -> io::Result<Staged> {
@@ -117,8 +129,9 @@ pub fn stage(
         fill(&mut out)?;
         out.flush()?;
     }
-    file.sync_all()?;
+    // The metadata first, so that the sync makes it durable with the bytes.
     set_metadata(file, keep)?;
+    file.sync_all()?;
     Ok(staged)
 }
 
@@ -126,6 +139,45 @@ impl Staged {
     /// The name of the file the staged bytes are for.
     pub fn target(&self) -> &OsStr {
         &self.target
+    }
+
+    /// The file holding the staged bytes.
+    pub fn staged_file(&self) -> &File {
+        self.file()
+    }
+
+    /// Gives the staged bytes the name `name` in the target's folder (made
+    /// by [`own_name`]), which must not exist: from then on they survive
+    /// the process, for a change of several files whose intent record
+    /// names them, until they are renamed into place or removed.
+    pub fn name_as(&mut self, name: &OsStr) -> io::Result<()> {
+        match &self.temp {
+            Temp::Unnamed(file) => match link_unnamed(file, &self.folder, name) {
+                Ok(()) => {
+                    let Temp::Unnamed(file) = std::mem::replace(&mut self.temp, Temp::Spent) else {
+                        unreachable!("matched just above")
+                    };
+                    self.temp = Temp::Named {
+                        file,
+                        name: name.to_os_string(),
+                    };
+                    Ok(())
+                }
+                Err(Errno::EXIST) => Err(Errno::EXIST.into()),
+                Err(_) => {
+                    self.temp = self.copy_to(name)?;
+                    Ok(())
+                }
+            },
+            Temp::Named { name: old, .. } => {
+                rename_noreplace(&self.folder, old, name)?;
+                if let Temp::Named { name: held, .. } = &mut self.temp {
+                    *held = name.to_os_string();
+                }
+                Ok(())
+            }
+            Temp::Spent => Err(io::Error::other("the staged bytes were used already")),
+        }
     }
 
     /// Whether the bytes are held in an unnamed file.
@@ -215,10 +267,25 @@ impl Staged {
 
     /// A named temp file with the same bytes and metadata as the unnamed one.
     fn copy_to_named(&self) -> io::Result<Temp> {
-        let source = self.file();
         let Temp::Named { file, name } = open_named(&self.folder, &self.target)? else {
             unreachable!("open_named returns a named temp file")
         };
+        self.fill_copy(file, name)
+    }
+
+    /// A copy of the unnamed file's bytes and metadata, named `name`.
+    fn copy_to(&self, name: &OsStr) -> io::Result<Temp> {
+        let fd = rustix::fs::openat(
+            &self.folder,
+            name,
+            OFlags::CREATE | OFlags::EXCL | OFlags::RDWR | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+            Mode::from_raw_mode(0o600),
+        )?;
+        self.fill_copy(File::from(fd), name.to_os_string())
+    }
+
+    fn fill_copy(&self, file: File, name: OsString) -> io::Result<Temp> {
+        let source = self.file();
         let copied = (|| {
             let mut buffer = vec![0u8; 1 << 16];
             let mut offset = 0u64;
@@ -230,9 +297,8 @@ impl Staged {
                 file.write_all_at(&buffer[..n], offset)?;
                 offset += n as u64;
             }
-            file.sync_all()?;
-            let meta = source.metadata()?;
-            set_metadata(&file, Some(&meta))
+            set_metadata(&file, Some(source))?;
+            file.sync_all()
         })();
         if let Err(error) = copied {
             let _ = rustix::fs::unlinkat(&self.folder, &name, AtFlags::empty());
@@ -324,12 +390,35 @@ fn open_named(folder: &Dir, target: &OsStr) -> io::Result<Temp> {
 
 /// `.<target>.<random>.mcp-server-text.tmp`.
 fn temp_name(target: &OsStr) -> OsString {
+    own_name(target, TEMP_SUFFIX)
+}
+
+/// `.<target>.<random><suffix>`: a hidden name beside `target` for bytes of
+/// this program.
+pub fn own_name(target: &OsStr, suffix: &str) -> OsString {
     let mut name = OsString::from(".");
     name.push(target);
     name.push(".");
     name.push((0..8).map(|_| fastrand::alphanumeric()).collect::<String>());
-    name.push(TEMP_SUFFIX);
+    name.push(suffix);
     name
+}
+
+/// Whether `name` is one this program gives bytes of its own beside a file
+/// (a temp file, or the staged or old bytes of a change of several files):
+/// listings leave them out.
+pub fn is_own_name(name: &OsStr) -> bool {
+    let Some(name) = name.to_str() else {
+        return false;
+    };
+    [TEMP_SUFFIX, STAGED_SUFFIX, BACKUP_SUFFIX]
+        .iter()
+        .any(|suffix| {
+            name.strip_prefix('.')
+                .and_then(|inner| inner.strip_suffix(suffix))
+                .and_then(|inner| inner.rsplit_once('.'))
+                .is_some_and(|(target, random)| !target.is_empty() && !random.is_empty())
+        })
 }
 
 /// Renames `from` to `to` in `folder` unless `to` exists.
@@ -346,20 +435,24 @@ fn rename_noreplace(folder: &Dir, from: &OsStr, to: &OsStr) -> io::Result<()> {
     Ok(())
 }
 
-/// Gives a staged file the permissions (and, where allowed, the owner) of
-/// the file it replaces, or those of a new file.
-fn set_metadata(file: &File, keep: Option<&Metadata>) -> io::Result<()> {
+/// Gives a staged file the permissions, extended attributes (ACLs among
+/// them) and, where allowed, the owner of the file it replaces, or those of
+/// a new file.
+fn set_metadata(file: &File, keep: Option<&File>) -> io::Result<()> {
     match keep {
         Some(original) => {
-            rustix::fs::fchmod(file, Mode::from_raw_mode(original.mode() & 0o7777))?;
+            let meta = original.metadata()?;
             // Only succeeds when allowed (same owner, or privileged); a failure
             // leaves the new file owned by whoever runs the server, which is
-            // the best that can be done.
+            // the best that can be done. The owner goes first: a change of
+            // owner clears the set-user and set-group bits the mode then sets.
             let _ = rustix::fs::fchown(
                 file,
-                Some(rustix::fs::Uid::from_raw(original.uid())),
-                Some(rustix::fs::Gid::from_raw(original.gid())),
+                Some(rustix::fs::Uid::from_raw(meta.uid())),
+                Some(rustix::fs::Gid::from_raw(meta.gid())),
             );
+            rustix::fs::fchmod(file, Mode::from_raw_mode(meta.mode() & 0o7777))?;
+            super::xattrs::copy_xattrs(original, file)?;
         }
         None => rustix::fs::fchmod(file, Mode::from_raw_mode(NEW_FILE_MODE))?,
     }
@@ -409,7 +502,7 @@ mod tests {
 
     fn write_kind(dir: &Path, folder: &Dir, kind: TempKind, content: &[u8]) -> Vec<String> {
         let path = dir.join("a.txt");
-        let keep = fs::metadata(&path).ok();
+        let keep = fs::File::open(&path).ok();
         let mut seen = Vec::new();
         stage(
             folder,
