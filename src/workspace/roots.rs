@@ -158,9 +158,14 @@ impl fmt::Display for PathError {
             PathError::NoRoots => {
                 f.write_str("no root folders are configured, so no path is allowed")
             }
+            PathError::Outside { given, roots } if Path::new(given).is_absolute() => write!(
+                f,
+                "'{given}' is outside the allowed folders; the roots are {}",
+                list_roots(roots)
+            ),
             PathError::Outside { given, roots } => write!(
                 f,
-                "'{given}' is outside the allowed folders (a relative path starts at the first root, and '..' may not climb above it); the roots are {}",
+                "'{given}' is outside the allowed folders: a relative path starts at the first root, and its '..' may not climb above it; the roots are {}",
                 list_roots(roots)
             ),
             PathError::SymlinkOutside { given, roots } => write!(
@@ -358,7 +363,7 @@ impl Roots {
         let (root, rel) = self.locate(given)?;
         match self.walk(given, root, &rel)? {
             Walked::Found(real) => Ok(ResolvedPath {
-                real: root.join(real),
+                real: below(root, &real),
                 root: root.to_path_buf(),
                 exists: true,
             }),
@@ -373,7 +378,7 @@ impl Roots {
         let (root, rel) = self.locate(given)?;
         match self.walk(given, root, &rel)? {
             Walked::Found(real) => Ok(ResolvedPath {
-                real: root.join(real),
+                real: below(root, &real),
                 root: root.to_path_buf(),
                 exists: true,
             }),
@@ -382,7 +387,9 @@ impl Roots {
                 missing,
                 dangling: None,
             } => Ok(ResolvedPath {
-                real: missing.iter().fold(root.join(existing), |p, n| p.join(n)),
+                real: missing
+                    .iter()
+                    .fold(below(root, &existing), |p, n| p.join(n)),
                 root: root.to_path_buf(),
                 exists: false,
             }),
@@ -534,7 +541,9 @@ impl Roots {
             Walked::Missing {
                 existing, missing, ..
             } => {
-                let resolved = missing.iter().fold(root.join(existing), |p, n| p.join(n));
+                let resolved = missing
+                    .iter()
+                    .fold(below(root, &existing), |p, n| p.join(n));
                 PathError::NotFound {
                     given: given.to_string(),
                     similar: self.similar_names(&resolved),
@@ -543,7 +552,7 @@ impl Roots {
             }
             Walked::NotADirectory(file) => PathError::ParentNotDirectory {
                 given: given.to_string(),
-                parent: root.join(file),
+                parent: below(root, &file),
             },
         }
     }
@@ -600,6 +609,16 @@ enum Walked {
     },
     /// A file (real, relative to the root) stands where a folder is needed.
     NotADirectory(PathBuf),
+}
+
+/// `rel` below `root`: `root` itself for the empty path (never with a
+/// trailing `/`, which `Path::join("")` would add).
+fn below(root: &Path, rel: &Path) -> PathBuf {
+    if rel.as_os_str().is_empty() {
+        root.to_path_buf()
+    } else {
+        root.join(rel)
+    }
 }
 
 /// Most symbolic links one path may go through (as Linux allows).

@@ -300,7 +300,17 @@ impl Transaction<'_> {
 
         let mut moved: Vec<(usize, Vec<PathBuf>)> = Vec::new();
         for (m, plan) in self.relocations.iter().enumerate() {
-            match ws.relocate_held(plan) {
+            let moved_now = ws
+                .hook(BatchStep::Move {
+                    index: m,
+                    source: &plan.source.real,
+                })
+                .map_err(|error| WorkspaceError::Write {
+                    path: plan.source.real.clone(),
+                    error,
+                })
+                .and_then(|()| ws.relocate_held(plan));
+            match moved_now {
                 Ok(created) => moved.push((m, created)),
                 Err(error) => {
                     let mut not_moved_back = Vec::new();

@@ -23,6 +23,13 @@ pub enum BatchStep<'a> {
         /// The file.
         target: &'a Path,
     },
+    /// Move `index` of the change is about to be done.
+    Move {
+        /// Index of the move in the change.
+        index: usize,
+        /// What moves.
+        source: &'a Path,
+    },
 }
 
 type HookFn = dyn Fn(BatchStep<'_>) -> io::Result<()> + Send + Sync;

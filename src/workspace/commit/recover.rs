@@ -405,3 +405,219 @@ fn rename_noreplace(folder: &Dir, from: &OsStr, to: &OsStr) -> io::Result<()> {
         })
         .map_err(io::Error::from)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::document::Document;
+    use crate::workspace::WorkspaceOptions;
+    use crate::workspace::atomic_write::is_own_name;
+    use crate::workspace::commit::{BatchHook, BatchItem, BatchStep, Change};
+    use std::collections::BTreeSet;
+    use std::sync::Mutex;
+
+    /// Every file (with its bytes) and folder under `dir`, relative to it,
+    /// the history folder left out.
+    fn tree(dir: &Path) -> BTreeSet<(PathBuf, Option<Vec<u8>>)> {
+        let mut out = BTreeSet::new();
+        let mut stack = vec![PathBuf::new()];
+        while let Some(rel) = stack.pop() {
+            for entry in std::fs::read_dir(dir.join(&rel)).unwrap().flatten() {
+                let path = rel.join(entry.file_name());
+                if path == Path::new(crate::workspace::history::HISTORY_DIR) {
+                    continue;
+                }
+                if entry.file_type().unwrap().is_dir() {
+                    out.insert((path.clone(), None));
+                    stack.push(path);
+                } else {
+                    out.insert((path.clone(), Some(std::fs::read(dir.join(&path)).unwrap())));
+                }
+            }
+        }
+        out
+    }
+
+    fn copy_tree(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for entry in std::fs::read_dir(from).unwrap().flatten() {
+            let target = to.join(entry.file_name());
+            if entry.file_type().unwrap().is_dir() {
+                copy_tree(&entry.path(), &target);
+            } else {
+                std::fs::copy(entry.path(), &target).unwrap();
+            }
+        }
+    }
+
+    fn empty(dir: &Path) {
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            if entry.file_type().unwrap().is_dir() {
+                std::fs::remove_dir_all(entry.path()).unwrap();
+            } else {
+                std::fs::remove_file(entry.path()).unwrap();
+            }
+        }
+    }
+
+    fn doc(text: &str) -> Document {
+        Document::decode(text.as_bytes().to_vec(), None).unwrap()
+    }
+
+    /// A change of two edits, a new file in a new folder and a move, whose
+    /// disk is copied before every step of its writing: each copy is what
+    /// a kill at that moment leaves (the owner's lock dies with it). Put
+    /// back in the root one after the other, each is recovered by a new
+    /// workspace, and must end with every file old or every file new.
+    #[test]
+    fn a_kill_before_any_step_leaves_every_file_old_or_every_file_new() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = std::fs::canonicalize(dir.path()).unwrap();
+        let root = base.join("root");
+        std::fs::create_dir_all(root.join("notes")).unwrap();
+        std::fs::write(root.join("a.md"), "a\n").unwrap();
+        std::fs::write(root.join("b.md"), "b\n").unwrap();
+        std::fs::write(root.join("notes/c.md"), "c\n").unwrap();
+        let old = tree(&root);
+
+        let ws = Workspace::new(vec![root.clone()], WorkspaceOptions::default()).unwrap();
+        let snapshots = std::sync::Arc::new(Mutex::new(Vec::new()));
+        let (taken, from) = (snapshots.clone(), root.clone());
+        let shots = base.join("shots");
+        ws.set_batch_hook(Some(BatchHook::new(move |step| {
+            let mut taken = taken.lock().unwrap();
+            let to = shots.join(taken.len().to_string());
+            copy_tree(&from, &to);
+            taken.push((format!("{step:?}"), to));
+            Ok(())
+        })));
+        let plan = ws.plan_move("notes/c.md", "archive/c.md").unwrap();
+        let items = [
+            BatchItem::new("a.md"),
+            BatchItem::new("b.md"),
+            BatchItem::new_or_existing("new/d.md"),
+        ];
+        let tx = ws.transaction(&items, vec![plan]).unwrap();
+        let contents = vec![Some(doc("A\n")), Some(doc("B\n")), Some(doc("d\n"))];
+        tx.commit(Change::new("Batch", contents), true).unwrap();
+        let new = tree(&root);
+        assert_ne!(old, new);
+
+        let snapshots = snapshots.lock().unwrap().clone();
+        // Three stages, three renames, one move.
+        assert_eq!(snapshots.len(), 7, "{snapshots:?}");
+        for (step, shot) in &snapshots {
+            empty(&root);
+            copy_tree(shot, &root);
+            let fresh = Workspace::new(vec![root.clone()], WorkspaceOptions::default()).unwrap();
+            let recovered = fresh.recover_interrupted();
+            assert!(recovered.left.is_empty(), "{step}: {recovered:?}");
+            let now = tree(&root);
+            assert!(now == old || now == new, "{step}: mixed: {now:?}");
+            let finished = recovered.finished.len() == 1;
+            assert_eq!(now == new, finished, "{step}: {recovered:?}");
+            assert!(
+                now.iter()
+                    .all(|(p, _)| !is_own_name(p.file_name().unwrap())),
+                "{step}: left behind: {now:?}"
+            );
+            let intents = root.join(".history/intents");
+            assert_eq!(std::fs::read_dir(intents).unwrap().count(), 0, "{step}");
+        }
+    }
+
+    /// A committed record whose new content was removed by hand cannot be
+    /// finished: the files already replaced get their old inode back.
+    #[test]
+    fn a_committed_change_missing_a_new_content_is_taken_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(dir.path()).unwrap();
+        for name in ["a.md", "b.md"] {
+            std::fs::write(root.join(name), name).unwrap();
+        }
+        let old = tree(&root);
+        let ws = Workspace::new(vec![root.clone()], WorkspaceOptions::default()).unwrap();
+        let shots = tempfile::tempdir().unwrap();
+        let shot = shots.path().join("shot");
+        let (from, to) = (root.clone(), shot.clone());
+        ws.set_batch_hook(Some(BatchHook::new(move |step| {
+            if let BatchStep::Commit { index: 1, .. } = step {
+                copy_tree(&from, &to);
+            }
+            Ok(())
+        })));
+        let items = [BatchItem::new("a.md"), BatchItem::new("b.md")];
+        let tx = ws.transaction(&items, Vec::new()).unwrap();
+        tx.commit(
+            Change::new("Batch", vec![Some(doc("A")), Some(doc("B"))]),
+            true,
+        )
+        .unwrap();
+        empty(&root);
+        copy_tree(&shot, &root);
+        // a.md is replaced already; b.md's new content is taken away.
+        let staged: Vec<PathBuf> = std::fs::read_dir(&root)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.to_string_lossy().ends_with(".mcp-server-text.new"))
+            .collect();
+        assert_eq!(staged.len(), 1, "{staged:?}");
+        std::fs::remove_file(&staged[0]).unwrap();
+        let recovered = Workspace::new(vec![root.clone()], WorkspaceOptions::default())
+            .unwrap()
+            .recover_interrupted();
+        assert_eq!(recovered.taken_back.len(), 1, "{recovered:?}");
+        assert_eq!(tree(&root), old);
+    }
+
+    /// A record that fails its checks is never acted on, and one held by a
+    /// live process is not touched.
+    #[test]
+    fn forged_and_live_records_are_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(dir.path()).unwrap();
+        std::fs::write(root.join("a.md"), "a").unwrap();
+        let intents = root.join(".history/intents");
+        std::fs::create_dir_all(&intents).unwrap();
+        let forged = Intent {
+            id: "forged1".into(),
+            roots: vec![root.display().to_string()],
+            files: vec![IntentFile {
+                root: 0,
+                path: "../outside.md".into(),
+                staged: ".outside.md.abcdefgh.mcp-server-text.new".into(),
+                backup: None,
+                before: None,
+                after: "0123456789abcdef".into(),
+                folders: vec![],
+            }],
+            moves: vec![],
+        };
+        let mut bytes = forged.encode();
+        bytes.extend_from_slice(b"commit\n");
+        std::fs::write(intents.join("forged1.intent"), &bytes).unwrap();
+        let ws = Workspace::new(vec![root.clone()], WorkspaceOptions::default()).unwrap();
+        let recovered = ws.recover_interrupted();
+        assert_eq!(recovered.left.len(), 1, "{recovered:?}");
+        assert!(
+            recovered.left[0].1.contains("fails its checks"),
+            "{recovered:?}"
+        );
+        assert!(intents.join("forged1.intent").exists());
+        assert_eq!(std::fs::read(root.join("a.md")).unwrap(), b"a");
+
+        // A live change's record is locked by its owner.
+        std::fs::remove_file(intents.join("forged1.intent")).unwrap();
+        let live = Intent {
+            id: "live1".into(),
+            files: vec![],
+            ..forged
+        };
+        let held = intent::Held::write(ws.roots().dir(&root).unwrap(), &live).unwrap();
+        let recovered = ws.recover_interrupted();
+        assert_eq!(recovered, Recovered::default());
+        assert!(intents.join("live1.intent").exists());
+        held.remove().unwrap();
+    }
+}
