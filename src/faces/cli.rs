@@ -552,8 +552,19 @@ fn serve(options: &ServerOptions, roots: Vec<PathBuf>) -> ExitCode {
     // --read-only promises that nothing is changed.
     if options.read_only {
         tracing::debug!("--read-only: no leftover temp files are removed");
-    } else if operator_named_roots {
-        sweep_in_background(&setup.workspace);
+        for record in setup.workspace.interrupted_changes() {
+            tracing::warn!(
+                "{} records a change of several files that an interrupted server left unfinished; --read-only leaves it, and the next server started without it finishes or takes it back",
+                record.display()
+            );
+        }
+    } else {
+        // Before the first call: a change a killed server left half done is
+        // finished or taken back, so every call sees its files whole.
+        setup.workspace.recover_interrupted();
+        if operator_named_roots {
+            sweep_in_background(&setup.workspace);
+        }
     }
     let server = TextServer::new(setup.registry, setup.workspace, setup.settings, bound);
     let result = runtime.block_on(async move {

@@ -407,4 +407,188 @@ mod tests {
         assert_eq!(real_path(root, "notes/a.md"), Path::new("/v/notes/a.md"));
         assert_eq!(real_path(root, "/w/b.md"), Path::new("/w/b.md"));
     }
+
+    /// A record that holds only what this program writes, checked as
+    /// [`Record::decode`] promises.
+    fn assert_sound(record: &Record, payload: &[u8]) {
+        record.check().unwrap();
+        let middles = record.old_middles(payload);
+        let total: usize = middles.iter().map(|m| m.len()).sum();
+        assert_eq!(total, payload.len());
+        for entry in &record.entries {
+            if let Entry::Edit {
+                prefix,
+                old_len,
+                new_len,
+                ..
+            } = entry
+            {
+                assert!(prefix.checked_add(*old_len).is_some());
+                assert!(prefix.checked_add(*new_len).is_some());
+            }
+        }
+    }
+
+    #[test]
+    fn forged_fields_are_refused() {
+        let good = Record {
+            change_id: "3-abcdef".into(),
+            time: "2026-05-01T10:00:00Z".into(),
+            tool: "TextReplace".into(),
+            undoes: None,
+            entries: vec![edit("a.md", 1)],
+        };
+        assert!(Record::decode(&good.encode(&[b"x"])).is_ok());
+        let forged = |change: &dyn Fn(&mut Record)| {
+            let mut record = good.clone();
+            change(&mut record);
+            Record::decode(&record.encode(&[b"x"])).map(|_| ())
+        };
+        let set_prefix = |prefix: u64| {
+            move |r: &mut Record| {
+                if let Entry::Edit { prefix: p, .. } = &mut r.entries[0] {
+                    *p = prefix;
+                }
+            }
+        };
+        // The panic of issue 22: a prefix of 2^64 - 1.
+        assert!(forged(&set_prefix(u64::MAX)).is_err());
+        assert!(forged(&set_prefix(1 << 60)).is_err());
+        for path in [
+            "../x.md",
+            "a/../../b.md",
+            "",
+            "a//b.md",
+            ".history/1-a-1.rec",
+            "./a.md",
+        ] {
+            let refused = forged(&|r: &mut Record| {
+                if let Entry::Edit { path: p, .. } = &mut r.entries[0] {
+                    *p = path.into();
+                }
+            });
+            assert!(refused.is_err(), "{path}");
+        }
+        assert!(forged(&|r: &mut Record| r.change_id = "../../x".into()).is_err());
+        assert!(
+            forged(&|r: &mut Record| {
+                if let Entry::Edit { hash_after, .. } = &mut r.entries[0] {
+                    *hash_after = "not a hash".into();
+                }
+            })
+            .is_err()
+        );
+        assert!(
+            forged(&|r: &mut Record| {
+                if let Entry::Edit { encoding, .. } = &mut r.entries[0] {
+                    *encoding = "no-such-encoding".into();
+                }
+            })
+            .is_err()
+        );
+        assert!(forged(&|r: &mut Record| r.entries.clear()).is_err());
+    }
+
+    proptest::proptest! {
+        /// Any bytes, after the format line or not, are read or refused,
+        /// never a panic; what is read is sound.
+        #[test]
+        fn any_bytes_are_read_or_refused(
+            bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..600),
+            framed in proptest::prelude::any::<bool>(),
+        ) {
+            let mut input = if framed { MAGIC.to_vec() } else { Vec::new() };
+            input.extend_from_slice(&bytes);
+            if let Ok((record, payload)) = Record::decode(&input) {
+                assert_sound(&record, payload);
+            }
+            let _ = Record::decode_header(&bytes);
+        }
+
+        /// A real record with bytes changed, added or taken away anywhere is
+        /// read soundly or refused.
+        #[test]
+        fn mutated_records_are_read_soundly_or_refused(
+            old_len in 0u64..40,
+            prefix in proptest::prelude::any::<u64>(),
+            mutations in proptest::collection::vec(
+                (proptest::prelude::any::<usize>(), proptest::prelude::any::<u8>(), 0u8..3),
+                1..8,
+            ),
+        ) {
+            let record = Record {
+                change_id: "12-k3x9qa".into(),
+                time: "2026-05-01T10:00:00Z".into(),
+                tool: "Batch".into(),
+                undoes: Some("11-abcdef".into()),
+                entries: vec![
+                    Entry::Edit {
+                        path: "notes/a.md".into(),
+                        encoding: "utf-8".into(),
+                        hash_before: "0123456789abcdef".into(),
+                        hash_after: "fedcba9876543210".into(),
+                        affected_lines: LineSpan::new(1, 2),
+                        lines_delta: -1,
+                        prefix: prefix % 1000,
+                        old_len,
+                        new_len: 3,
+                    },
+                    Entry::Move {
+                        from: "b.md".into(),
+                        to: "archive/b.md".into(),
+                        folder: false,
+                        made: vec!["archive".into()],
+                    },
+                ],
+            };
+            let payload = vec![b'x'; old_len as usize];
+            let mut bytes = record.encode(&[&payload]);
+            for (at, byte, how) in mutations {
+                let at = at % (bytes.len() + 1);
+                match how {
+                    0 if at < bytes.len() => bytes[at] = byte,
+                    1 => bytes.insert(at, byte),
+                    _ if at < bytes.len() => {
+                        bytes.remove(at);
+                    }
+                    _ => {}
+                }
+            }
+            if let Ok((record, payload)) = Record::decode(&bytes) {
+                assert_sound(&record, payload);
+            }
+        }
+
+        /// Lengths of any size in a record's description are refused when
+        /// they could not be a file's, and never overflow.
+        #[test]
+        fn any_lengths_are_checked(
+            prefix in proptest::prelude::any::<u64>(),
+            old_len in proptest::prelude::any::<u64>(),
+            new_len in proptest::prelude::any::<u64>(),
+        ) {
+            let record = Record {
+                change_id: "1-abc".into(),
+                time: "t".into(),
+                tool: "TextPatch".into(),
+                undoes: None,
+                entries: vec![Entry::Edit {
+                    path: "a.md".into(),
+                    encoding: "utf-8".into(),
+                    hash_before: "0".repeat(16),
+                    hash_after: "1".repeat(16),
+                    affected_lines: LineSpan::new(1, 1),
+                    lines_delta: 0,
+                    prefix,
+                    old_len,
+                    new_len,
+                }],
+            };
+            let payload = vec![0u8; old_len.min(64) as usize];
+            if let Ok((read, payload)) = Record::decode(&record.encode(&[&payload])) {
+                assert_sound(&read, payload);
+                assert!(prefix + old_len.max(new_len) <= MAX_FILE_BYTES);
+            }
+        }
+    }
 }
