@@ -130,6 +130,9 @@ fn tree(dir: &Path, skip: &Path) -> BTreeMap<PathBuf, Option<Vec<u8>>> {
     out
 }
 
+/// A tool's arguments with a path in them.
+type ArgsFor = fn(&str) -> Value;
+
 /// A vault `base/vault` with `notes/a.md`, and room around it.
 fn base() -> (tempfile::TempDir, PathBuf, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
@@ -157,7 +160,7 @@ async fn paths_are_confined_by_their_names_whatever_exists_outside() {
     let session = start(&root, &[]).await;
 
     let ups = "../".repeat(root.components().count() + 1);
-    let tools: [(&'static str, fn(&str) -> Value); 5] = [
+    let tools: [(&'static str, ArgsFor); 5] = [
         (
             "TextRead",
             |p| json!({"filePath": p, "target": {"lines": {"start": 1, "end": 2}}}),

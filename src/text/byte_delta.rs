@@ -87,7 +87,7 @@ impl Delta {
     /// A delta read from elsewhere (a history record) is checked, never
     /// trusted: lengths past the bytes given are a mismatch, not a panic.
     pub fn restore(&self, new: &[u8], old_middle: &[u8]) -> Result<Vec<u8>, Mismatch> {
-        let end = self.prefix.checked_add(self.new_len).unwrap_or(usize::MAX);
+        let end = self.prefix.saturating_add(self.new_len);
         if new.len() < end || old_middle.len() != self.old_len {
             return Err(Mismatch {
                 needed: end,

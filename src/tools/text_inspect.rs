@@ -25,7 +25,7 @@ use crate::text::syntax::{self, OutlineItem, SyntaxReport};
 use crate::workspace::OpenFile;
 use crate::workspace::read::human_size;
 use crate::workspace::search::halves;
-use crate::workspace::search::one_file::PARALLEL_FROM;
+use crate::workspace::search::halves::PARALLEL_FROM;
 use crate::workspace::search::side_by_side::side_by_side;
 
 /// Most matches a search returns.

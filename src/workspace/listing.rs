@@ -40,7 +40,8 @@ use ignore::Match;
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 
 use super::atomic_write::is_own_name;
-use super::beneath::{open_folder, open_for_reading, or_dot, read_limited};
+use super::beneath::{open_folder, open_for_reading, or_dot};
+use super::read::read_limited;
 use super::roots::{ResolvedPath, Roots};
 
 /// Largest `.gitignore` a listing reads; longer ones are not used.

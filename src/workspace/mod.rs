@@ -313,7 +313,7 @@ impl Workspace {
             let before = file.metadata().map_err(ReadError::Io)?;
             let doc = read::read_document(&file, self.options.max_file_size, None)?;
             let after = file.metadata().map_err(ReadError::Io)?;
-            let large = after.len() >= search::one_file::PARALLEL_FROM;
+            let large = after.len() >= search::halves::PARALLEL_FROM;
             let key = (large && hash_memo::is_local(&file))
                 .then(|| FileKey::settled(&before, &after, hash_memo::SETTLED))
                 .flatten();

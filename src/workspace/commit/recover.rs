@@ -36,8 +36,9 @@ use super::moves::{create_folders, move_entry};
 use crate::text::hash::file_hash;
 use crate::workspace::Workspace;
 use crate::workspace::atomic_write::sync_folder;
-use crate::workspace::beneath::{open_for_reading, open_parent, read_limited};
+use crate::workspace::beneath::{open_for_reading, open_parent};
 use crate::workspace::file_lock::{FileLock, lock_file};
+use crate::workspace::read::read_limited;
 use crate::workspace::roots::Roots;
 
 /// What became of the interrupted changes found in the roots.

@@ -130,7 +130,7 @@ impl Workspace {
                 .cmp(&a.record.time)
                 .then(b.name.seq.cmp(&a.name.seq))
         });
-        damaged.sort_by(|a, b| b.name.seq.cmp(&a.name.seq));
+        damaged.sort_by_key(|d| std::cmp::Reverse(d.name.seq));
         Ok((found, damaged))
     }
 

@@ -495,6 +495,26 @@ mod tests {
     }
 
     #[test]
+    fn the_folder_keeps_itself_out_of_git_even_when_made_by_someone_else() {
+        let (dir, root) = root();
+        // A history folder from before `.gitignore` was written, or made by hand.
+        std::fs::create_dir(dir.path().join(HISTORY_DIR)).unwrap();
+        kept(append(&root, &HistoryOptions::default(), WAIT, record("T"), &[]).unwrap());
+        let ignore = dir.path().join(HISTORY_DIR).join(".gitignore");
+        assert_eq!(std::fs::read(&ignore).unwrap(), b"*\n");
+        // One written otherwise is left as it is.
+        std::fs::write(&ignore, "*.rec\n").unwrap();
+        kept(append(&root, &HistoryOptions::default(), WAIT, record("T"), &[]).unwrap());
+        assert_eq!(std::fs::read(&ignore).unwrap(), b"*.rec\n");
+        let history = open(&root).unwrap().unwrap();
+        assert_eq!(
+            list(&history).unwrap().len(),
+            2,
+            "the .gitignore is no record"
+        );
+    }
+
+    #[test]
     fn a_link_in_place_of_the_folder_is_refused() {
         let (dir, root) = root();
         std::fs::create_dir(dir.path().join("elsewhere")).unwrap();
