@@ -634,3 +634,68 @@ fn read_only_and_hard_linked_files_are_refused() {
         matches!(v.snapshot().get(&v.root.join("linked.md")), Some(Node::File(bytes, _)) if bytes == b"two\n")
     );
 }
+
+/// Under `--no-history` a change of several files still writes its intent
+/// record while it is written, and leaves no record and no intent behind.
+#[test]
+fn without_history_a_batch_keeps_nothing_but_is_still_crash_safe() {
+    use mcp_server_text::tools::context::Settings;
+    use mcp_server_text::workspace::WorkspaceOptions;
+    use mcp_server_text::workspace::history::HistoryOptions;
+    let options = WorkspaceOptions {
+        history: HistoryOptions::off(),
+        ..WorkspaceOptions::default()
+    };
+    let v = Vault::with_options(options, Settings::default());
+    v.write("a.md", "one\n");
+    v.write("b.md", "two\n");
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let (into, intents) = (seen.clone(), v.root.join(".history/intents"));
+    v.ctx
+        .workspace
+        .set_batch_hook(Some(mcp_server_text::workspace::commit::BatchHook::new(
+            move |_| {
+                let names: Vec<String> = std::fs::read_dir(&intents)
+                    .map(|d| {
+                        d.flatten()
+                            .map(|e| e.file_name().to_string_lossy().into_owned())
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                into.lock().unwrap().push(names);
+                Ok(())
+            },
+        )));
+    let done = v.ok("Batch", json!({"operations": [
+        {"tool": "TextReplace", "arguments": {"filePath": "a.md", "oldText": "one", "newText": "uno"}},
+        {"tool": "TextReplace", "arguments": {"filePath": "b.md", "oldText": "two", "newText": "dos"}},
+    ]}));
+    assert!(done.get("changeId").is_none(), "{done}");
+    let seen = seen.lock().unwrap();
+    assert!(
+        !seen.is_empty()
+            && seen
+                .iter()
+                .all(|names| names.len() == 1 && names[0].ends_with(".intent")),
+        "{seen:?}"
+    );
+    let history: Vec<String> = std::fs::read_dir(v.root.join(".history"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(history.len(), 2, "{history:?}");
+    assert!(
+        history.contains(&".gitignore".to_string()) && history.contains(&"intents".to_string())
+    );
+    assert_eq!(
+        std::fs::read_dir(v.root.join(".history/intents"))
+            .unwrap()
+            .count(),
+        0
+    );
+    assert_eq!(
+        (v.read("a.md"), v.read("b.md")),
+        (b"uno\n".to_vec(), b"dos\n".to_vec())
+    );
+}

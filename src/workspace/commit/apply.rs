@@ -74,7 +74,13 @@ impl Transaction<'_> {
 
         let steps = changed.len() + self.relocations.len();
         let planned = if steps > 1 {
-            self.intent(change, &order)
+            let planned = self.intent(change, &order);
+            if planned.is_none() {
+                tracing::warn!(
+                    "a change of {steps} steps is made without an intent record, as one of its paths is not valid Unicode: a kill while it is written may leave it half done"
+                );
+            }
+            planned
         } else {
             None
         };

@@ -527,6 +527,62 @@ mod tests {
         }
     }
 
+    /// A change over two roots keeps its record in the first file's root;
+    /// only a server serving both finishes it.
+    #[test]
+    fn a_change_over_two_roots_is_finished_only_by_a_server_of_both() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = std::fs::canonicalize(dir.path()).unwrap();
+        let (one, two) = (base.join("one"), base.join("two"));
+        for root in [&one, &two] {
+            std::fs::create_dir(root).unwrap();
+            std::fs::write(root.join("a.md"), "a\n").unwrap();
+        }
+        let ws =
+            Workspace::new(vec![one.clone(), two.clone()], WorkspaceOptions::default()).unwrap();
+        let shots = tempfile::tempdir().unwrap();
+        let (from, to) = ((one.clone(), two.clone()), shots.path().to_path_buf());
+        ws.set_batch_hook(Some(BatchHook::new(move |step| {
+            if let BatchStep::Commit { index: 1, .. } = step {
+                copy_tree(&from.0, &to.join("one"));
+                copy_tree(&from.1, &to.join("two"));
+            }
+            Ok(())
+        })));
+        let second = two.join("a.md").display().to_string();
+        let items = [BatchItem::new("a.md"), BatchItem::new(&second)];
+        let tx = ws.transaction(&items, Vec::new()).unwrap();
+        tx.commit(
+            Change::new("Batch", vec![Some(doc("A\n")), Some(doc("A\n"))]),
+            true,
+        )
+        .unwrap();
+        let (new_one, new_two) = (tree(&one), tree(&two));
+        for (root, name) in [(&one, "one"), (&two, "two")] {
+            empty(root);
+            copy_tree(&shots.path().join(name), root);
+        }
+        let halfway = (tree(&one), tree(&two));
+        assert!(
+            halfway != (new_one.clone(), new_two.clone()),
+            "the copy is of a change half done"
+        );
+
+        let only_one = Workspace::new(vec![one.clone()], WorkspaceOptions::default()).unwrap();
+        let recovered = only_one.recover_interrupted();
+        assert_eq!(recovered.left.len(), 1, "{recovered:?}");
+        assert!(
+            recovered.left[0].1.contains("does not serve them all"),
+            "{recovered:?}"
+        );
+        assert_eq!((tree(&one), tree(&two)), halfway, "nothing was touched");
+
+        let both =
+            Workspace::new(vec![one.clone(), two.clone()], WorkspaceOptions::default()).unwrap();
+        assert_eq!(both.recover_interrupted().finished.len(), 1);
+        assert_eq!((tree(&one), tree(&two)), (new_one, new_two));
+    }
+
     /// A committed record whose new content was removed by hand cannot be
     /// finished: the files already replaced get their old inode back.
     #[test]
