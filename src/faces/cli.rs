@@ -99,6 +99,10 @@ pub struct ServerOptions {
     #[arg(long, env = "MCP_TEXT_FORMAT", global = true)]
     pub format: bool,
 
+    /// With --format, stop a formatter (and whatever it started) after this many seconds; the file is then written unformatted.
+    #[arg(long, value_name = "SECONDS", env = "MCP_TEXT_FORMAT_TIMEOUT", default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=3600), global = true)]
+    pub format_timeout: u64,
+
     /// Keep no edit history: nothing is written to the roots' .history folders, and EditHistory and UndoEdit are not offered.
     #[arg(long, env = "MCP_TEXT_NO_HISTORY", global = true)]
     pub no_history: bool,
@@ -303,6 +307,7 @@ impl ServerOptions {
         let settings = Settings {
             allow_validate_command: self.allow_validate_command,
             format_after_edit: self.format,
+            format_timeout: std::time::Duration::from_secs(self.format_timeout),
             enabled_tools: registry.names(),
             templates_dir: self.templates_dir.clone(),
         };
