@@ -1,6 +1,7 @@
 //! Accepting HTTP connections so that none can hang the server: a request
 //! header must arrive within [`HEADER_READ_TIMEOUT`], a connection that has
-//! not shown the token is closed after [`UNTRUSTED_LIFETIME`], and at most
+//! not shown the token is closed after [`UNTRUSTED_LIFETIME`] times that,
+//! and at most
 //! [`MAX_UNTRUSTED`] such connections are open at once. When more arrive (or
 //! the process runs out of file descriptors), the oldest connection that has
 //! not shown the token is closed to make room, so a client holding the token
@@ -24,19 +25,42 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
-/// Longest time a client may take to send a request's header.
+/// Longest time a client may take to send a request's header, unless
+/// `--http-header-timeout` says otherwise.
 pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// Longest time a connection stays open without a request that passed the
-/// token check.
-pub const UNTRUSTED_LIFETIME: Duration = Duration::from_secs(30);
+/// How many header timeouts a connection may stay open without a request
+/// that passed the token check (30 s with the default timeout).
+pub const UNTRUSTED_LIFETIME: u32 = 3;
 
-/// Most connections open at once that have not passed the token check.
+/// Most connections open at once that have not passed the token check,
+/// unless `--http-max-pending` says otherwise.
 pub const MAX_UNTRUSTED: usize = 128;
 
 /// File descriptors kept free for everything but connections: files being
 /// edited, the history, formatter pipes.
 const RESERVED_DESCRIPTORS: usize = 256;
+
+/// How many connections may be open, and how long a header may take.
+#[derive(Debug, Clone, Copy)]
+pub struct ConnectionLimits {
+    /// Longest time a client may take to send a request's header.
+    pub header_timeout: Duration,
+    /// Most connections open at once that have not passed the token check.
+    pub max_untrusted: usize,
+    /// Most connections open at once (see [`connection_limit`]).
+    pub max_open: usize,
+}
+
+impl Default for ConnectionLimits {
+    fn default() -> Self {
+        ConnectionLimits {
+            header_timeout: HEADER_READ_TIMEOUT,
+            max_untrusted: MAX_UNTRUSTED,
+            max_open: usize::MAX,
+        }
+    }
+}
 
 /// Marks a connection whose request passed the token check.
 #[derive(Clone)]
@@ -125,7 +149,7 @@ pub fn connection_limit() -> usize {
 pub async fn serve(
     listener: TcpListener,
     router: Router,
-    max_open: usize,
+    limits: ConnectionLimits,
     stop: CancellationToken,
     grace: Duration,
 ) {
@@ -149,8 +173,8 @@ pub async fn serve(
             }
         };
         let open_now = registry.lock().len();
-        if registry.untrusted() >= MAX_UNTRUSTED || open_now >= max_open {
-            if !registry.evict_oldest_untrusted() && open_now >= max_open {
+        if registry.untrusted() >= limits.max_untrusted || open_now >= limits.max_open {
+            if !registry.evict_oldest_untrusted() && open_now >= limits.max_open {
                 tracing::warn!(
                     "refused an HTTP connection: {open_now} are open, every one of them trusted"
                 );
@@ -174,6 +198,7 @@ pub async fn serve(
             evict,
             stop: stop.clone(),
             grace,
+            header_timeout: limits.header_timeout,
         };
         let router = router.clone();
         let registry = registry.clone();
@@ -193,6 +218,8 @@ struct Ends {
     /// The server stops: requests under way may finish within `grace`.
     stop: CancellationToken,
     grace: Duration,
+    /// Longest time a request's header may take.
+    header_timeout: Duration,
 }
 
 /// Serves one connection until it ends, is closed to make room, stays
@@ -215,11 +242,11 @@ async fn serve_one(
     let mut builder = hyper::server::conn::http1::Builder::new();
     builder
         .timer(TokioTimer::new())
-        .header_read_timeout(HEADER_READ_TIMEOUT)
+        .header_read_timeout(ends.header_timeout)
         .keep_alive(true);
     let connection = builder.serve_connection(TokioIo::new(stream), service);
     tokio::pin!(connection);
-    let untrusted_until = tokio::time::Instant::now() + UNTRUSTED_LIFETIME;
+    let untrusted_until = tokio::time::Instant::now() + ends.header_timeout * UNTRUSTED_LIFETIME;
     tokio::select! {
         _ = connection.as_mut() => return,
         () = ends.evict.cancelled() => return,

@@ -57,6 +57,9 @@ pub struct HttpConfig {
     pub max_sessions: usize,
     /// Largest request body, in bytes (`--max-request-size`).
     pub max_request: usize,
+    /// How long a header may take and how many connections may wait for
+    /// the token (`--http-header-timeout`, `--http-max-pending`).
+    pub connections: super::connections::ConnectionLimits,
 }
 
 /// Parses `--http`: `HOST:PORT`, or a bare port meaning loopback.
@@ -144,17 +147,12 @@ pub async fn serve_http(
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
-    let max_open = super::connections::connection_limit();
+    let mut limits = config.connections;
+    limits.max_open = super::connections::connection_limit();
     let stop = shutdown_requested();
     listening(listener.local_addr().unwrap_or(addr));
     let stopping = tokio_util::sync::CancellationToken::new();
-    let serving = super::connections::serve(
-        listener,
-        router,
-        max_open,
-        stopping.clone(),
-        ANSWER_GRACE,
-    );
+    let serving = super::connections::serve(listener, router, limits, stopping.clone(), ANSWER_GRACE);
     tokio::pin!(serving);
     tokio::select! {
         () = &mut serving => return Ok(()),
