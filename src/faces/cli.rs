@@ -614,6 +614,7 @@ fn http_config(
         connections: super::connections::ConnectionLimits {
             header_timeout: std::time::Duration::from_secs(options.http_header_timeout),
             max_untrusted: options.http_max_pending as usize,
+            ..Default::default()
         },
     })
 }

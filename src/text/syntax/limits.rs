@@ -47,6 +47,13 @@ pub const YAML_MAX_NESTING: usize = 200;
 /// strings that is `2 + 255 + 2 * 380 = 1017` bytes, inside the buffer.
 pub const PYTHON_MAX_INDENT: usize = 380;
 
+// The YAML scanner writes a 10-byte header and 4 bytes per level; the Python
+// scanner 2 bytes, 1 per open string (at most 255 are saved) and 2 per level,
+// and writes 2 bytes more once it has fewer than 1,024. Both limits must keep
+// them inside the buffer.
+const _: () = assert!(10 + 4 * YAML_MAX_NESTING <= SERIALIZATION_BUFFER);
+const _: () = assert!(2 + 255 + 2 * PYTHON_MAX_INDENT + 2 <= SERIALIZATION_BUFFER);
+
 /// A text beyond what its grammar's scanner can hold.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Beyond {
