@@ -126,12 +126,13 @@ impl Setup {
         names
     }
 
-    /// Every file of the root with its bytes.
+    /// Every file of the root (not its folders, such as `.history`) with its bytes.
     fn root_files(&self) -> BTreeMap<String, Vec<u8>> {
         std::fs::read_dir(&self.root)
             .unwrap()
+            .map(|e| e.unwrap())
+            .filter(|e| e.file_type().unwrap().is_file())
             .map(|e| {
-                let e = e.unwrap();
                 (
                     e.file_name().to_string_lossy().into_owned(),
                     std::fs::read(e.path()).unwrap(),
@@ -173,24 +174,24 @@ async fn formatters_run_without_configuration_outside_the_roots() {
     // goimports would be found first if it were still run.
     setup.stand_in("goimports", STAND_IN);
     let files = [
-        ("a.js", "const a = 1\n", "prettier"),
-        ("a.rs", "fn a() {}\n", "rustfmt"),
-        ("a.py", "a = 1\n", "ruff"),
-        ("a.go", "package a\n", "gofmt"),
-        ("a.c", "int a;\n", "clang-format"),
-        ("a.sh", "echo a\n", "shfmt"),
-        ("a.toml", "a = 1\n", "taplo"),
+        ("a.js", "const a = 1", "const b = 1", "prettier"),
+        ("a.rs", "fn a() {}", "fn b() {}", "rustfmt"),
+        ("a.py", "a = 1", "b = 1", "ruff"),
+        ("a.go", "package a", "package b", "gofmt"),
+        ("a.c", "int a;", "int b;", "clang-format"),
+        ("a.sh", "echo a", "echo b", "shfmt"),
+        ("a.toml", "a = 1", "b = 1", "taplo"),
     ];
-    for (name, text, _) in files {
-        std::fs::write(setup.root.join(name), text).unwrap();
+    for (name, text, _, _) in files {
+        std::fs::write(setup.root.join(name), format!("{text}\n")).unwrap();
     }
     let client = setup.server(&setup.bin, &[]).await;
-    for (name, text, tool) in files {
+    for (name, old, new, tool) in files {
         let reply = success(
             &call(
                 &client,
                 "edit_code",
-                json!({"file_path": name, "search_context": text.trim_end(), "new_content": text.trim_end().replace('a', "b")}),
+                json!({"file_path": name, "search_context": old, "new_content": new}),
             )
             .await,
         );

@@ -30,8 +30,15 @@ async fn server(root: &Path) -> Client {
 
 /// The server still answers: a small read of a file that is always there.
 async fn still_alive(client: &Client) {
-    let reply = success(&call(client, "TextRead", json!({"filePath": "alive.md"})).await);
-    assert_eq!(reply["content"], "still here", "{reply}");
+    let reply = success(
+        &call(
+            client,
+            "TextInspect",
+            json!({"filePath": "alive.md", "mode": "lines", "query": "1"}),
+        )
+        .await,
+    );
+    assert_eq!(reply["lines"][0]["text"], "still here", "{reply}");
 }
 
 fn root() -> (tempfile::TempDir, std::path::PathBuf) {

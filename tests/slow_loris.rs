@@ -60,8 +60,8 @@ async fn partial_headers_are_closed_and_the_token_holder_gets_in() {
 
     // The token holder connects and is served while the newest wait.
     let client = http_client(&server.url()).await;
-    let read = success(&call(&client, "TextRead", json!({"filePath": "a.md"})).await);
-    assert_eq!(read["content"], "hello");
+    let read = success(&call(&client, "TextInspect", json!({"filePath": "a.md", "mode": "lines", "query": "1"})).await);
+    assert_eq!(read["lines"][0]["text"], "hello");
 
     // The rest are closed by the header timeout; none stays open.
     for (i, stream) in idle.iter_mut().enumerate().skip(6) {
@@ -72,8 +72,8 @@ async fn partial_headers_are_closed_and_the_token_holder_gets_in() {
         );
     }
     // The token holder's session goes on.
-    let read = success(&call(&client, "TextRead", json!({"filePath": "a.md"})).await);
-    assert_eq!(read["content"], "hello");
+    let read = success(&call(&client, "TextInspect", json!({"filePath": "a.md", "mode": "lines", "query": "1"})).await);
+    assert_eq!(read["lines"][0]["text"], "hello");
     client.cancel().await.unwrap();
 }
 
