@@ -265,21 +265,89 @@ async fn line_ranges_are_merged_before_any_line_is_read() {
     client.cancel().await.unwrap();
 }
 
-#[tokio::test(flavor = "multi_thread")]
-async fn many_ranges_of_a_large_file_give_a_capped_reply() {
+/// A server spoken to line by line: for replies of many megabytes, which
+/// the SDK client reads slowly.
+struct RawSession {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    stdout: std::io::BufReader<std::process::ChildStdout>,
+    next_id: u64,
+}
+
+impl RawSession {
+    fn start(root: &Path) -> RawSession {
+        let mut child = std::process::Command::new(BIN)
+            .arg(root)
+            .args(["--toolsets", "all"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+        let mut session = RawSession {
+            child,
+            stdin,
+            stdout,
+            next_id: 0,
+        };
+        session.request(
+            "initialize",
+            json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}),
+        );
+        session.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        session
+    }
+
+    fn send(&mut self, message: Value) {
+        use std::io::Write;
+        writeln!(self.stdin, "{message}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        use std::io::BufRead;
+        self.next_id += 1;
+        let id = self.next_id;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        let mut line = String::new();
+        loop {
+            line.clear();
+            assert_ne!(self.stdout.read_line(&mut line).unwrap(), 0, "the server exited");
+            let reply: Value = serde_json::from_str(&line).unwrap();
+            if reply["id"] == id {
+                return reply;
+            }
+        }
+    }
+
+    /// A tool's structured result; a tool error fails the test.
+    fn call(&mut self, tool: &str, arguments: Value) -> Value {
+        let reply = self.request("tools/call", json!({"name": tool, "arguments": arguments}));
+        assert_ne!(reply["result"]["isError"], true, "{tool}: {reply}");
+        reply["result"]["structuredContent"].clone()
+    }
+}
+
+impl Drop for RawSession {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn many_ranges_of_a_large_file_give_a_capped_reply() {
     let (_dir, root) = root();
     // 200,000 lines of 40 bytes: 8 MB.
     let body: String = (1..=200_000).map(|i| format!("{i:>39}\n")).collect();
     std::fs::write(root.join("big.txt"), &body).unwrap();
-    let client = server(&root).await;
+    let mut session = RawSession::start(&root);
     let ranges = vec![json!({"start": 1, "end": null}); 2_000];
-    let reply = success(
-        &call(
-            &client,
-            "get_text_file_contents",
-            json!({"files": [{"file_path": "big.txt", "ranges": ranges}]}),
-        )
-        .await,
+    let reply = session.call(
+        "get_text_file_contents",
+        json!({"files": [{"file_path": "big.txt", "ranges": ranges}]}),
     );
     let ranges = reply["big.txt"]["ranges"].as_array().unwrap();
     assert_eq!(ranges.len(), 2_000);
@@ -308,6 +376,10 @@ async fn many_ranges_of_a_large_file_give_a_capped_reply() {
         (last["content"].as_str(), last["end"].as_u64(), &last["truncated"]),
         (Some(""), Some(0), &Value::Bool(true))
     );
-    still_alive(&client).await;
-    client.cancel().await.unwrap();
+    // The same server answers the next call.
+    let alive = session.call(
+        "TextInspect",
+        json!({"filePath": "alive.md", "mode": "lines", "query": "1"}),
+    );
+    assert_eq!(alive["lines"][0]["text"], "still here");
 }
