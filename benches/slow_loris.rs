@@ -44,11 +44,15 @@ fn answered_or_closed(stream: &mut TcpStream) -> bool {
 }
 
 fn main() {
-    let mut numbers = std::env::args().skip(1).filter_map(|a| a.parse::<usize>().ok());
+    let mut numbers = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse::<usize>().ok());
     let connections = numbers.next().unwrap_or(1_000);
     let calls = numbers.next().unwrap_or(20);
     let limit = raise_descriptor_limit();
-    println!("slow_loris: {connections} idle partial connections, {calls} calls; this process may open {limit} files");
+    println!(
+        "slow_loris: {connections} idle partial connections, {calls} calls; this process may open {limit} files"
+    );
 
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("a.md"), "hello\n").unwrap();
@@ -110,7 +114,11 @@ fn main() {
         }
     }
 
-    let closed = idle.iter_mut().map(answered_or_closed).filter(|&c| c).count();
+    let closed = idle
+        .iter_mut()
+        .map(answered_or_closed)
+        .filter(|&c| c)
+        .count();
     latencies.sort();
     let ms = |d: &Duration| d.as_secs_f64() * 1000.0;
     let median = latencies.get(latencies.len() / 2).map_or(0.0, ms);

@@ -71,7 +71,11 @@ impl Setup {
         )
         .unwrap();
         std::fs::write(root.join("rustfmt.toml"), "tab_spaces = 8\n").unwrap();
-        std::fs::write(root.join("pyproject.toml"), "[tool.ruff]\nline-length = 20\n").unwrap();
+        std::fs::write(
+            root.join("pyproject.toml"),
+            "[tool.ruff]\nline-length = 20\n",
+        )
+        .unwrap();
         Setup {
             _dir: dir,
             root,
@@ -207,11 +211,23 @@ async fn formatters_run_without_configuration_outside_the_roots() {
     let tools: Vec<&str> = recorded.iter().map(|(t, _, _)| t.as_str()).collect();
     assert_eq!(
         tools,
-        ["prettier", "rustfmt", "ruff", "gofmt", "clang-format", "shfmt", "taplo"]
+        [
+            "prettier",
+            "rustfmt",
+            "ruff",
+            "gofmt",
+            "clang-format",
+            "shfmt",
+            "taplo"
+        ]
     );
     for (tool, cwd, args) in &recorded {
         // A fresh private folder outside the root, gone after the run.
-        assert!(!cwd.starts_with(&setup.root), "{tool} ran in {}", cwd.display());
+        assert!(
+            !cwd.starts_with(&setup.root),
+            "{tool} ran in {}",
+            cwd.display()
+        );
         assert!(
             cwd.file_name()
                 .unwrap()
@@ -300,7 +316,11 @@ async fn a_hanging_formatter_is_stopped_with_everything_it_started() {
     );
     // The child the formatter started would leave its mark after 2 s.
     std::thread::sleep(std::time::Duration::from_secs(3));
-    assert!(setup.outside_files().is_empty(), "{:?}", setup.outside_files());
+    assert!(
+        setup.outside_files().is_empty(),
+        "{:?}",
+        setup.outside_files()
+    );
     client.cancel().await.unwrap();
 }
 
@@ -340,5 +360,9 @@ async fn the_real_prettier_loads_no_plugin_from_the_root() {
         std::fs::read_to_string(setup.root.join("a.js")).unwrap(),
         "const b = 2;\n"
     );
-    assert!(setup.outside_files().is_empty(), "{:?}", setup.outside_files());
+    assert!(
+        setup.outside_files().is_empty(),
+        "{:?}",
+        setup.outside_files()
+    );
 }

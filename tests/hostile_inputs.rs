@@ -166,7 +166,12 @@ async fn deeply_nested_files_of_every_language_leave_the_server_alive() {
     for extension in EXTENSIONS {
         let file = format!("deep.{extension}");
         let inspected = call(&client, "TextInspect", json!({"filePath": file})).await;
-        assert_ne!(inspected.is_error, Some(true), "{file}: {}", text(&inspected));
+        assert_ne!(
+            inspected.is_error,
+            Some(true),
+            "{file}: {}",
+            text(&inspected)
+        );
         // An edit at the innermost point: the gate parses before and after.
         let edited = call(
             &client,
@@ -314,7 +319,11 @@ impl RawSession {
         let mut line = String::new();
         loop {
             line.clear();
-            assert_ne!(self.stdout.read_line(&mut line).unwrap(), 0, "the server exited");
+            assert_ne!(
+                self.stdout.read_line(&mut line).unwrap(),
+                0,
+                "the server exited"
+            );
             let reply: Value = serde_json::from_str(&line).unwrap();
             if reply["id"] == id {
                 return reply;
@@ -373,7 +382,11 @@ fn many_ranges_of_a_large_file_give_a_capped_reply() {
     );
     let last = &ranges[1_999];
     assert_eq!(
-        (last["content"].as_str(), last["end"].as_u64(), &last["truncated"]),
+        (
+            last["content"].as_str(),
+            last["end"].as_u64(),
+            &last["truncated"]
+        ),
         (Some(""), Some(0), &Value::Bool(true))
     );
     // The same server answers the next call.

@@ -60,7 +60,14 @@ async fn partial_headers_are_closed_and_the_token_holder_gets_in() {
 
     // The token holder connects and is served while the newest wait.
     let client = http_client(&server.url()).await;
-    let read = success(&call(&client, "TextInspect", json!({"filePath": "a.md", "mode": "lines", "query": "1"})).await);
+    let read = success(
+        &call(
+            &client,
+            "TextInspect",
+            json!({"filePath": "a.md", "mode": "lines", "query": "1"}),
+        )
+        .await,
+    );
     assert_eq!(read["lines"][0]["text"], "hello");
 
     // The rest are closed by the header timeout; none stays open.
@@ -72,7 +79,14 @@ async fn partial_headers_are_closed_and_the_token_holder_gets_in() {
         );
     }
     // The token holder's session goes on.
-    let read = success(&call(&client, "TextInspect", json!({"filePath": "a.md", "mode": "lines", "query": "1"})).await);
+    let read = success(
+        &call(
+            &client,
+            "TextInspect",
+            json!({"filePath": "a.md", "mode": "lines", "query": "1"}),
+        )
+        .await,
+    );
     assert_eq!(read["lines"][0]["text"], "hello");
     client.cancel().await.unwrap();
 }

@@ -152,7 +152,8 @@ pub async fn serve_http(
     let stop = shutdown_requested();
     listening(listener.local_addr().unwrap_or(addr));
     let stopping = tokio_util::sync::CancellationToken::new();
-    let serving = super::connections::serve(listener, router, limits, stopping.clone(), ANSWER_GRACE);
+    let serving =
+        super::connections::serve(listener, router, limits, stopping.clone(), ANSWER_GRACE);
     tokio::pin!(serving);
     tokio::select! {
         () = &mut serving => return Ok(()),

@@ -78,7 +78,10 @@ mod tests {
         let set = LineSet::from_ranges([(4, 6), (1, 3), (9, 8)]);
         assert_eq!(set.intervals(), &[(1, 6)]);
         assert!(LineSet::from_ranges([(2, 1)]).is_empty());
-        assert_eq!(LineSet::from_ranges([(1, usize::MAX), (5, 5)]).len(), usize::MAX);
+        assert_eq!(
+            LineSet::from_ranges([(1, usize::MAX), (5, 5)]).len(),
+            usize::MAX
+        );
     }
 
     proptest! {

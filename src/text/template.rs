@@ -610,7 +610,10 @@ mod tests {
         assert!(filled.starts_with("ab ab "));
         // An unclosed placeholder at the end is still found and named.
         let error = fill_capped(&format!("{template}{{{{v"), "ab", usize::MAX).unwrap_err();
-        assert!(matches!(error, TemplateError::Malformed { line: 1, .. }), "{error:?}");
+        assert!(
+            matches!(error, TemplateError::Malformed { line: 1, .. }),
+            "{error:?}"
+        );
         // A format full of `[` without a `]`.
         let format = "[".repeat(200_000);
         assert_eq!(format_moment(&NOW, &format), format);

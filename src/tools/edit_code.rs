@@ -334,9 +334,13 @@ impl PlannedEdit for EditCode {
         });
         match (params.strategy, &params.search_context) {
             (EditStrategy::OverwriteFile, _) => overwrite(params, file, format_after.as_ref()),
-            (strategy, Some(search)) => {
-                replace(params, file, search.as_str(), strategy, format_after.as_ref())
-            }
+            (strategy, Some(search)) => replace(
+                params,
+                file,
+                search.as_str(),
+                strategy,
+                format_after.as_ref(),
+            ),
             (_, None) => unreachable!("checked above"),
         }
     }

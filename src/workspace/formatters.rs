@@ -271,7 +271,10 @@ mod tests {
                     other => panic!("{other} has no known way to run without configuration"),
                 };
                 assert!(args.contains(off), "{tool}: {args}");
-                assert!(!args.contains('/') || args.contains("/dev/null"), "{tool}: {args}");
+                assert!(
+                    !args.contains('/') || args.contains("/dev/null"),
+                    "{tool}: {args}"
+                );
             }
         }
     }

@@ -132,7 +132,10 @@ fn yaml_nesting(text: &str, limit: usize) -> usize {
     let mut total = 0;
     let mut deepest = 0;
     for line in text.split('\n') {
-        let indent = line.bytes().take_while(|&b| b == b' ' || b == b'\t').count();
+        let indent = line
+            .bytes()
+            .take_while(|&b| b == b' ' || b == b'\t')
+            .count();
         let content = &line.as_bytes()[indent..];
         if content.is_empty() || content == b"\r" || content[0] == b'#' {
             continue;

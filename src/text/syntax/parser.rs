@@ -71,8 +71,7 @@ pub(crate) fn budget_for(len: usize) -> usize {
 /// Parses `text` as `language`, giving up after `budget` progress reports.
 /// A text beyond what the grammar's scanner can hold is not parsed at all.
 pub(crate) fn parse_tree(language: Language, text: &str, budget: usize) -> Result<Tree, Skipped> {
-    scanner_limit(language, text)
-        .map_err(|beyond| Skipped::BeyondLimits { language, beyond })?;
+    scanner_limit(language, text).map_err(|beyond| Skipped::BeyondLimits { language, beyond })?;
     let mut parser = Parser::new();
     parser
         .set_language(&language.grammar())
