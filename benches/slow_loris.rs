@@ -9,6 +9,9 @@
 //!
 //! The bench raises its own open-file soft limit to the hard limit, so it
 //! can hold the connections; the server raises its own as well.
+//! `SLOW_LORIS_SERVER_FILES=N` then lowers the server's limit to N files
+//! once it runs, so that it runs out of descriptors with the connections
+//! open (as a server started with a low `ulimit -n` would).
 
 #[path = "../tests/client/mod.rs"]
 mod client;
@@ -57,6 +60,19 @@ fn main() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("a.md"), "hello\n").unwrap();
     let server = HttpServer::start(dir.path(), "127.0.0.1:0");
+    if let Some(files) = std::env::var("SLOW_LORIS_SERVER_FILES")
+        .ok()
+        .and_then(|n| n.parse::<u64>().ok())
+    {
+        let pid = rustix::process::Pid::from_raw(server.pid() as i32);
+        let low = rustix::process::Rlimit {
+            current: Some(files),
+            maximum: Some(files),
+        };
+        rustix::process::prlimit(pid, rustix::process::Resource::Nofile, low)
+            .expect("lower the server's open-file limit");
+        println!("the server may open {files} files");
+    }
 
     let opened = Instant::now();
     let mut idle = Vec::with_capacity(connections);

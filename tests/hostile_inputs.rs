@@ -186,6 +186,30 @@ async fn deeply_nested_files_of_every_language_leave_the_server_alive() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn markdown_headings_nested_deeply_leave_the_server_alive() {
+    let (_dir, root) = root();
+    let n = 100_000;
+    // Links nested in each other's labels, 100,000 deep (this overflowed
+    // the stack), and 100,000 unclosed brackets (each looked to the end of
+    // the heading for its `]`).
+    let nested = format!("# {}x{}\n\ntext\n", "[".repeat(n), "](u)".repeat(n));
+    std::fs::write(root.join("nested.md"), nested).unwrap();
+    std::fs::write(root.join("open.md"), format!("# {}\n", "[a".repeat(n))).unwrap();
+    let client = server(&root).await;
+    for file in ["nested.md", "open.md"] {
+        let inspected = success(&call(&client, "TextInspect", json!({"filePath": file})).await);
+        assert_eq!(
+            inspected["structure"]["headings"][0]["level"],
+            1,
+            "{file}: {}",
+            text(&call(&client, "TextInspect", json!({"filePath": file})).await).len()
+        );
+        still_alive(&client).await;
+    }
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn a_template_that_would_fill_gigabytes_is_refused_before_it_is_built() {
     let (_dir, root) = root();
     std::fs::write(root.join("n.md"), "# N\n").unwrap();
