@@ -41,7 +41,8 @@ fn answered_or_closed(stream: &mut TcpStream) -> bool {
     let _ = stream.set_nonblocking(true);
     let mut buf = [0u8; 64];
     match stream.read(&mut buf) {
-        Ok(_) => true,
+        // Closed (0 bytes), or answered: either way not left hanging.
+        Ok(0) | Ok(_) => true,
         Err(e) => e.kind() != std::io::ErrorKind::WouldBlock,
     }
 }

@@ -27,7 +27,8 @@ fn closed_within(stream: &mut TcpStream, limit: Duration) -> bool {
     stream.set_read_timeout(Some(limit)).unwrap();
     let mut buf = [0u8; 512];
     match stream.read(&mut buf) {
-        Ok(_) => true,
+        // Closed (0 bytes), or answered: either way not left hanging.
+        Ok(0) | Ok(_) => true,
         Err(e) => !matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut),
     }
 }

@@ -173,14 +173,15 @@ pub async fn serve(
             }
         };
         let open_now = registry.lock().len();
-        if registry.untrusted() >= limits.max_untrusted || open_now >= limits.max_open {
-            if !registry.evict_oldest_untrusted() && open_now >= limits.max_open {
-                tracing::warn!(
-                    "refused an HTTP connection: {open_now} are open, every one of them trusted"
-                );
-                drop(stream);
-                continue;
-            }
+        // Full: the oldest connection without the token makes room; only
+        // when every open one is trusted is the new one turned away.
+        let full = registry.untrusted() >= limits.max_untrusted || open_now >= limits.max_open;
+        if full && !registry.evict_oldest_untrusted() && open_now >= limits.max_open {
+            tracing::warn!(
+                "refused an HTTP connection: {open_now} are open, every one of them trusted"
+            );
+            drop(stream);
+            continue;
         }
         let _ = stream.set_nodelay(true);
         next_id += 1;
