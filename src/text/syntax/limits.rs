@@ -12,7 +12,8 @@
 //! |---|---|---|
 //! | YAML | 4 bytes per block indentation level (after a 10-byte header) | from 254 levels |
 //! | Python | 1 byte per open string, 2 per indentation level (after 2 bytes) | from 384 levels with an odd number of open strings |
-//! | Bash, HTML, C++, Rust | heredocs, open tags, a raw-string delimiter, a hash count | never: each checks the room left or has a fixed size |
+//! | HTML | open tags (a byte or two each, up to the room left) | never; but it rebuilds its whole tag stack before every token, so 40,000 open tags take 10 s |
+//! | Bash, C++, Rust | heredocs, a raw-string delimiter, a hash count | never: each checks the room left or has a fixed size |
 //! | JavaScript, TypeScript, TSX, CSS, TOML | nothing | never |
 //! | C, Go, Java, JSON | no external scanner | never |
 //!
@@ -54,6 +55,10 @@ pub const PYTHON_MAX_INDENT: usize = 380;
 const _: () = assert!(10 + 4 * YAML_MAX_NESTING <= SERIALIZATION_BUFFER);
 const _: () = assert!(2 + 255 + 2 * PYTHON_MAX_INDENT + 2 <= SERIALIZATION_BUFFER);
 
+/// Most open HTML tags, by this module's count, that are parsed: the
+/// scanner's work grows with the square of the tags open at once.
+pub const HTML_MAX_OPEN_TAGS: usize = 4000;
+
 /// A text beyond what its grammar's scanner can hold.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Beyond {
@@ -76,6 +81,10 @@ pub fn scanner_limit(language: super::Language, text: &str) -> Result<(), Beyond
         Language::Python => {
             let found = python_indent(text);
             within(found, PYTHON_MAX_INDENT, "columns of indentation")
+        }
+        Language::Html => {
+            let found = html_open_tags(text, HTML_MAX_OPEN_TAGS);
+            within(found, HTML_MAX_OPEN_TAGS, "tags open at once")
         }
         _ => Ok(()),
     }
@@ -122,6 +131,75 @@ fn python_indent(text: &str) -> usize {
         }
     }
     widest
+}
+
+/// Elements whose end tag may be left out: the scanner closes them when a
+/// sibling starts, so they do not pile up.
+const OPTIONAL_END: &[&str] = &[
+    "p", "li", "dt", "dd", "tr", "td", "th", "option", "optgroup", "rb", "rt", "rp", "rtc",
+    "thead", "tbody", "tfoot", "colgroup", "caption", "html", "head", "body",
+];
+
+/// Elements that never have content.
+const VOID: &[&str] = &[
+    "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source",
+    "track", "wbr",
+];
+
+/// The most HTML tags open at once, counted generously: every start tag
+/// but those of void elements, those closing themselves (`/>`) and those
+/// whose end tag may be left out, less every end tag. Comments and the
+/// contents of `<script>` and `<style>` are skipped. Stops past `limit`.
+fn html_open_tags(text: &str, limit: usize) -> usize {
+    let bytes = text.as_bytes();
+    let (mut open, mut most) = (0usize, 0usize);
+    let mut at = 0;
+    while let Some(found) = memchr::memchr(b'<', &bytes[at..]) {
+        at += found + 1;
+        if bytes[at..].starts_with(b"!--") {
+            at = memchr::memmem::find(&bytes[at..], b"-->").map_or(bytes.len(), |end| at + end);
+            continue;
+        }
+        let closing = bytes.get(at) == Some(&b'/');
+        let name_start = at + usize::from(closing);
+        let name_len = bytes[name_start..]
+            .iter()
+            .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b':'))
+            .count();
+        if name_len == 0 || !bytes[name_start].is_ascii_alphabetic() {
+            continue;
+        }
+        let name = text[name_start..name_start + name_len].to_ascii_lowercase();
+        at = name_start + name_len;
+        if closing {
+            open = open.saturating_sub(1);
+            continue;
+        }
+        let tag_end = memchr::memchr(b'>', &bytes[at..]).map_or(bytes.len(), |end| at + end);
+        let self_closing = tag_end > at && bytes[tag_end - 1] == b'/';
+        if name == "script" || name == "style" {
+            let end_tag = format!("</{name}");
+            at = find_ascii_case_insensitive(&bytes[tag_end..], end_tag.as_bytes())
+                .map_or(bytes.len(), |end| tag_end + end);
+            continue;
+        }
+        if self_closing || VOID.contains(&name.as_str()) || OPTIONAL_END.contains(&name.as_str()) {
+            continue;
+        }
+        open += 1;
+        most = most.max(open);
+        if most > limit {
+            break;
+        }
+    }
+    most
+}
+
+/// Where `needle` (lowercase ASCII) first occurs in `haystack`, in any case.
+fn find_ascii_case_insensitive(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack
+        .windows(needle.len())
+        .position(|window| window.eq_ignore_ascii_case(needle))
 }
 
 /// The YAML nesting measure of the module doc; it stops counting once past
@@ -276,10 +354,24 @@ mod tests {
     }
 
     #[test]
+    fn html_counts_the_tags_left_open() {
+        assert_eq!(html_open_tags("<div><p>a<p>b<br><img/></div>", 100), 1);
+        assert_eq!(
+            html_open_tags("<script>if (a<b) { x('<div>') }</script><div>", 100),
+            1
+        );
+        assert_eq!(html_open_tags("<!-- <div><div> --><span></span>", 100), 1);
+        let deep = "<div>".repeat(HTML_MAX_OPEN_TAGS + 1);
+        assert!(scanner_limit(Language::Html, &deep).is_err());
+        let closed = "<div></div>".repeat(HTML_MAX_OPEN_TAGS + 1);
+        assert!(scanner_limit(Language::Html, &closed).is_ok());
+    }
+
+    #[test]
     fn other_grammars_have_no_limit() {
         let deep = "(".repeat(100_000);
         for language in Language::ALL {
-            if !matches!(language, Language::Yaml | Language::Python) {
+            if !matches!(language, Language::Yaml | Language::Python | Language::Html) {
                 assert!(scanner_limit(language, &deep).is_ok(), "{language}");
             }
         }

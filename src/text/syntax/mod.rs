@@ -41,7 +41,7 @@ pub use errors::{ErrorKind, MAX_LISTED_ERRORS, SyntaxError, SyntaxReport, parse}
 pub use gate::{GateOutcome, SyntaxRegression, check_edit};
 pub use inspection::{SourceInspection, inspect};
 pub use language::Language;
-pub use limits::{Beyond, PYTHON_MAX_INDENT, YAML_MAX_NESTING, scanner_limit};
+pub use limits::{Beyond, HTML_MAX_OPEN_TAGS, PYTHON_MAX_INDENT, YAML_MAX_NESTING, scanner_limit};
 pub use outline::{OutlineItem, OutlineKind, outline};
 pub use parser::Skipped;
 #[cfg(test)]
