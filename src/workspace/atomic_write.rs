@@ -87,6 +87,20 @@ pub struct Staged {
     folder: Dir,
     target: OsString,
     temp: Temp,
+    durability: Durability,
+}
+
+/// When staged bytes and their rename are made durable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Durability {
+    /// Each file on its own: its bytes are synced when staged, its folder
+    /// when it is put in place.
+    Each,
+    /// By the caller, for many files at once (see [`sync_together`]): a
+    /// change of several files syncs all its staged bytes together before
+    /// its intent record is committed, and its folders once after the
+    /// renames, instead of two syncs per file.
+    Together,
 }
 
 #[derive(Debug)]
@@ -110,6 +124,20 @@ pub fn stage(
     kind: TempKind,
     fill: &mut dyn FnMut(&mut dyn Write) -> io::Result<()>,
 ) -> io::Result<Staged> {
+    stage_with(folder, name, keep, kind, Durability::Each, fill)
+}
+
+/// [`stage`], with the syncs left to the caller when `durability` is
+/// [`Durability::Together`]: neither the bytes nor, at the commit, the
+/// folder are synced here.
+pub fn stage_with(
+    folder: &Dir,
+    name: &OsStr,
+    keep: Option<&File>,
+    kind: TempKind,
+    durability: Durability,
+    fill: &mut dyn FnMut(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<Staged> {
     let folder = folder.try_clone()?;
     let temp = match kind {
         TempKind::Unnamed => match open_unnamed(&folder) {
@@ -122,6 +150,7 @@ pub fn stage(
         folder,
         target: name.to_os_string(),
         temp,
+        durability,
     };
     let file = staged.file();
     {
@@ -131,7 +160,9 @@ pub fn stage(
     }
     // The metadata first, so that the sync makes it durable with the bytes.
     set_metadata(file, keep)?;
-    file.sync_all()?;
+    if durability == Durability::Each {
+        file.sync_all()?;
+    }
     Ok(staged)
 }
 
@@ -193,6 +224,18 @@ impl Staged {
         }
     }
 
+    /// The folder the bytes are staged in, which holds the target.
+    pub fn folder(&self) -> &Dir {
+        &self.folder
+    }
+
+    /// Syncs the folder unless the caller syncs it with others.
+    fn sync_folder_now(&self) {
+        if self.durability == Durability::Each {
+            sync_folder(&self.folder);
+        }
+    }
+
     fn file(&self) -> &File {
         match &self.temp {
             Temp::Unnamed(file) | Temp::Named { file, .. } => file,
@@ -211,7 +254,7 @@ impl Staged {
             return Err(error.into());
         }
         self.temp = Temp::Spent;
-        sync_folder(&self.folder);
+        self.sync_folder_now();
         Ok(())
     }
 
@@ -223,7 +266,7 @@ impl Staged {
             match link_unnamed(file, &self.folder, &self.target) {
                 Ok(()) => {
                     self.temp = Temp::Spent;
-                    sync_folder(&self.folder);
+                    self.sync_folder_now();
                     return Ok(());
                 }
                 Err(Errno::EXIST) => return Err(Errno::EXIST.into()),
@@ -241,7 +284,7 @@ impl Staged {
         }
         self.temp = Temp::Spent;
         moved?;
-        sync_folder(&self.folder);
+        self.sync_folder_now();
         Ok(())
     }
 
@@ -464,6 +507,53 @@ pub fn sync_folder(folder: &Dir) {
     // Not possible on every platform or file system, and the data is
     // already synced, so a failure here is not an error.
     let _ = rustix::fs::fsync(folder);
+}
+
+/// Makes `files` and `folders` durable together: their syncs are issued
+/// at once from a few threads, so that the file system commits them in a
+/// few journal transactions instead of one per file. The first failure is
+/// returned (a folder's failure is ignored, as in [`sync_folder`]).
+///
+/// On ext4, for a change of 500 small files in 25 folders, this took about
+/// two thirds of the time of the same syncs one after another, and less
+/// than one `syncfs` of the whole file system, which also waits for every
+/// other program's unwritten data (`cargo bench --bench commit_many`).
+pub fn sync_together(files: &[&File], folders: &[&Dir]) -> io::Result<()> {
+    /// Syncs in flight at once.
+    const THREADS: usize = 32;
+    enum Item<'a> {
+        File(&'a File),
+        Folder(&'a Dir),
+    }
+    let items: Vec<Item> = files
+        .iter()
+        .map(|f| Item::File(f))
+        .chain(folders.iter().map(|d| Item::Folder(d)))
+        .collect();
+    if items.is_empty() {
+        return Ok(());
+    }
+    let chunk = items.len().div_ceil(THREADS);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = items
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    for item in part {
+                        match item {
+                            Item::File(file) => file.sync_all()?,
+                            Item::Folder(folder) => sync_folder(folder),
+                        }
+                    }
+                    Ok::<(), io::Error>(())
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().expect("a sync does not panic"))
+            .collect::<io::Result<()>>()
+    })
 }
 
 /// If `temp` is named like a temp file of this program, the file it was

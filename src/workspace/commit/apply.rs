@@ -15,7 +15,7 @@ use super::intent::{Held, Intent, IntentFile, IntentMove};
 use super::{BatchFailure, BatchStep, Change, EntryKind, Transaction};
 use crate::workspace::WorkspaceError;
 use crate::workspace::atomic_write::{
-    self, BACKUP_SUFFIX, STAGED_SUFFIX, Staged, TempKind, own_name,
+    self, BACKUP_SUFFIX, Durability, STAGED_SUFFIX, Staged, TempKind, own_name,
 };
 use crate::workspace::beneath::{existing_and_missing, open_parent};
 use crate::workspace::error::CommitFailure;
@@ -72,6 +72,13 @@ impl Transaction<'_> {
                 .filter(|&i| self.lock_of[i].is_none()),
         );
 
+        // Many files are synced together rather than one after another:
+        // the time of a vault-wide change is nearly all syncs.
+        let durability = if changed.len() > 1 {
+            Durability::Together
+        } else {
+            Durability::Each
+        };
         let steps = changed.len() + self.relocations.len();
         let planned = if steps > 1 {
             let planned = self.intent(change, &order);
@@ -147,11 +154,12 @@ impl Transaction<'_> {
                 .and_then(|()| match self.lock_of[i] {
                     Some(l) => {
                         let lock = &self.file_locks[l];
-                        let mut staged = atomic_write::stage(
+                        let mut staged = atomic_write::stage_with(
                             &lock.parent,
                             &lock.name,
                             Some(&lock.file),
                             TempKind::Unnamed,
+                            durability,
                             &mut |out| after.write_to(out),
                         )?;
                         if let Some(name) = name {
@@ -189,11 +197,12 @@ impl Transaction<'_> {
                         }
                         made_folders.push((i, made.clone()));
                         let (parent, file_name) = open_parent(&root, &rel)?;
-                        let mut staged = atomic_write::stage(
+                        let mut staged = atomic_write::stage_with(
                             &parent,
                             file_name,
                             None,
                             TempKind::Unnamed,
+                            durability,
                             &mut |out| after.write_to(out),
                         )?;
                         if let Some(name) = name {
@@ -224,22 +233,43 @@ impl Transaction<'_> {
                 }
             }
         }
-        if let Some(error) = held.as_ref().map(Held::commit).transpose().err() {
-            drop(staged);
-            remove_backups(&backups);
-            take_back_folders(&made_folders);
-            give_up(held);
-            return Err(fail(
-                None,
-                WorkspaceError::Write {
-                    path: self.files[order[0]].path.real.clone(),
-                    error: io::Error::new(
-                        error.kind(),
-                        format!("its intent record could not be committed: {error}"),
-                    ),
-                },
-            ));
-        }
+        // Every new content and every second name of an old one is durable
+        // before the record says the change can be finished.
+        let durable = match durability {
+            Durability::Each => Ok(Vec::new()),
+            Durability::Together => {
+                distinct_folders(staged.iter().map(|(_, s, _)| s.folder())).and_then(|folders| {
+                    let files: Vec<_> = staged.iter().map(|(_, s, _)| s.staged_file()).collect();
+                    let dirs: Vec<&Dir> = folders.iter().collect();
+                    atomic_write::sync_together(&files, &dirs).map(|()| folders)
+                })
+            }
+        };
+        let committed = durable.and_then(|folders| {
+            held.as_ref().map(Held::commit).transpose()?;
+            Ok(folders)
+        });
+        let folders = match committed {
+            Ok(folders) => folders,
+            Err(error) => {
+                drop(staged);
+                remove_backups(&backups);
+                take_back_folders(&made_folders);
+                give_up(held);
+                return Err(fail(
+                    None,
+                    WorkspaceError::Write {
+                        path: self.files[order[0]].path.real.clone(),
+                        error: io::Error::new(
+                            error.kind(),
+                            format!(
+                                "its new contents could not be made durable, or its intent record committed: {error}"
+                            ),
+                        ),
+                    },
+                ));
+            }
+        };
 
         let mut done: Vec<Done> = Vec::with_capacity(staged.len());
         let mut pending = staged.into_iter();
@@ -299,6 +329,13 @@ impl Transaction<'_> {
                     folders,
                 },
             });
+        }
+        // The renames made durable at once, before the moves and the record.
+        if !folders.is_empty() {
+            let dirs: Vec<&Dir> = folders.iter().collect();
+            if let Err(e) = atomic_write::sync_together(&[], &dirs) {
+                tracing::warn!("the folders of a change could not be synced: {e}");
+            }
         }
         self.carry_appends(&done);
         // The old bytes' second names go before any move can carry them off.
@@ -566,4 +603,17 @@ impl Transaction<'_> {
         };
         Some((intent, home, names))
     }
+}
+
+/// One handle per distinct folder among `folders` (by device and inode).
+fn distinct_folders<'a>(folders: impl Iterator<Item = &'a Dir>) -> io::Result<Vec<Dir>> {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for folder in folders {
+        let stat = rustix::fs::fstat(folder)?;
+        if seen.insert((stat.st_dev, stat.st_ino)) {
+            out.push(folder.try_clone()?);
+        }
+    }
+    Ok(out)
 }

@@ -10,10 +10,14 @@
 //! before a lock is released:
 //!
 //! 1. every new content is staged as a synced unnamed file in its target's
-//!    folder (folders a new file needs are made first);
+//!    folder (folders a new file needs are made first); a change of several
+//!    files first writes its intent record ([`intent`]), stages every file
+//!    without syncing it, then syncs them all at once and commits the
+//!    record;
 //! 2. the staged files are renamed over their targets, new files are linked
-//!    under their names (never over anything), then the change's moves are
-//!    done;
+//!    under their names (never over anything), their folders are synced
+//!    (once each, after every rename, for a change of several files), then
+//!    the change's moves are done;
 //! 3. if any step fails, the steps already done are taken back: files written
 //!    back from their original bytes, new files removed, moves undone; the
 //!    error says what was restored;
