@@ -699,3 +699,133 @@ fn without_history_a_batch_keeps_nothing_but_is_still_crash_safe() {
         (b"uno\n".to_vec(), b"dos\n".to_vec())
     );
 }
+
+/// Whether the intent record in `intents`, if there is one, is committed:
+/// `None` without a record, `Some(false)` while it is only prepared.
+fn intent_state(intents: &Path) -> Option<bool> {
+    let entry = std::fs::read_dir(intents)
+        .ok()?
+        .flatten()
+        .find(|e| e.file_name().to_string_lossy().ends_with(".intent"))?;
+    let bytes = std::fs::read(entry.path()).ok()?;
+    Some(bytes.ends_with(b"commit\n"))
+}
+
+/// The notes of `root` (the history left out) and any hidden name of the
+/// server's left among them.
+fn notes_and_leftovers(root: &Path) -> (BTreeMap<PathBuf, Option<Vec<u8>>>, Vec<PathBuf>) {
+    let notes = tree(root, &root.join(".history"));
+    let left = notes
+        .keys()
+        .filter(|p| {
+            mcp_server_text::workspace::atomic_write::is_own_name(p.file_name().unwrap())
+        })
+        .cloned()
+        .collect();
+    (notes, left)
+}
+
+/// Finding 5: a Batch of 60 TextReplace calls sent with `call`, its
+/// process killed (SIGKILL) while its intent record is prepared or once it
+/// is committed. The server started again over stdio finishes or takes
+/// back the change before it answers: every note is then old or every note
+/// new, nothing is left behind, and the server answers.
+#[tokio::test]
+async fn a_batch_killed_while_it_is_written_is_all_old_or_all_new_after_a_restart() {
+    const NOTES: usize = 60;
+    let (_dir, base, root) = base();
+    let prose = "Some ordinary prose, long enough to look like a paragraph of notes.\n";
+    for i in 0..NOTES {
+        std::fs::write(
+            root.join(format!("notes/n{i}.md")),
+            format!("# Note {i}\n\nversion 0\n\n{}", prose.repeat(50)),
+        )
+        .unwrap();
+    }
+    let outside = tree(&base, &root);
+    let intents = root.join(".history/intents");
+    let (mut killed_prepared, mut killed_committed) = (0, 0);
+    let mut version = 0;
+    for attempt in 0..40 {
+        if killed_prepared > 0 && killed_committed > 0 {
+            break;
+        }
+        // Odd attempts wait for the record's commit line, even ones kill
+        // as soon as the record is there.
+        let wait_for_commit = attempt % 2 == 1;
+        let operations: Vec<Value> = (0..NOTES)
+            .map(|i| {
+                json!({"tool": "TextReplace", "arguments": {
+                    "filePath": format!("notes/n{i}.md"),
+                    "oldText": format!("version {version}"),
+                    "newText": format!("version {}", version + 1),
+                }})
+            })
+            .collect();
+        let (old, _) = notes_and_leftovers(&root);
+        let mut child = std::process::Command::new(BIN)
+            .arg("call")
+            .arg("Batch")
+            .arg(json!({ "operations": operations }).to_string())
+            .arg("--root")
+            .arg(&root)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let killed = loop {
+            match intent_state(&intents) {
+                Some(committed) if committed || !wait_for_commit => {
+                    child.kill().unwrap();
+                    break Some(committed);
+                }
+                _ => {}
+            }
+            if child.try_wait().unwrap().is_some() {
+                break None;
+            }
+            std::thread::sleep(std::time::Duration::from_micros(100));
+        };
+        child.wait().unwrap();
+        let interrupted = killed.is_some() && intent_state(&intents).is_some();
+        match killed {
+            Some(true) if interrupted => killed_committed += 1,
+            Some(false) if interrupted => killed_prepared += 1,
+            _ => {}
+        }
+
+        let session = start(&root, &[]).await;
+        let read = ok(&call(&session, "TextRead", json!({"filePath": "notes/n0.md", "target": {"lines": {"start": 3, "end": 3}}})).await);
+        let (now, left) = notes_and_leftovers(&root);
+        assert!(left.is_empty(), "left behind: {left:?}");
+        assert_eq!(intent_state(&intents), None, "the intent record is gone");
+        let changed = old
+            .iter()
+            .filter(|(path, bytes)| now.get(*path) != Some(bytes))
+            .count();
+        assert!(
+            changed == 0 || changed == NOTES,
+            "{changed} of {NOTES} notes changed after a kill (committed: {killed:?})"
+        );
+        assert!(
+            read["content"]
+                .as_str()
+                .unwrap()
+                .contains(&format!("version {}", version + usize::from(changed > 0))),
+            "{read}"
+        );
+        if changed > 0 {
+            version += 1;
+        }
+        session.cancel().await.unwrap();
+    }
+    eprintln!(
+        "kills while the record was prepared: {killed_prepared}, once it was committed: {killed_committed}"
+    );
+    assert!(
+        killed_prepared + killed_committed > 0,
+        "no kill landed while a change was written"
+    );
+    assert_eq!(tree(&base, &root), outside, "nothing outside the root changed");
+}
