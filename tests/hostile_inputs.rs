@@ -420,3 +420,76 @@ fn many_ranges_of_a_large_file_give_a_capped_reply() {
     );
     assert_eq!(alive["lines"][0]["text"], "still here");
 }
+
+/// The peak resident memory of process `pid` so far, in bytes (Linux).
+fn peak_memory(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// Finding 4, last bullet: a Batch of 100 inserts spread over a 2 MB note
+/// (a copy of the note per operation would take 200 MB more) raises the
+/// server's peak memory by a small multiple of the note, writes all 100
+/// lines, and the server answers the next call.
+#[test]
+fn a_batch_of_many_inserts_keeps_memory_a_small_multiple_of_the_file() {
+    const OPERATIONS: usize = 100;
+    let (_dir, root) = root();
+    let line = "Some ordinary prose, long enough to look like a paragraph of notes.\n";
+    let lines = (2 << 20) / line.len();
+    let note = format!("# Big\n\n{}", line.repeat(lines));
+    std::fs::write(root.join("big.md"), &note).unwrap();
+    let mut session = RawSession::start(&root);
+    let pid = session.child.id();
+    let Some(before) = peak_memory(pid) else {
+        eprintln!("SKIPPED: no /proc/PID/status here to read peak memory from");
+        return;
+    };
+    let operations: Vec<Value> = (0..OPERATIONS)
+        .map(|k| {
+            let at = 3 + k * (lines / OPERATIONS) + k;
+            json!({"tool": "TextPatch", "arguments": {
+                "filePath": "big.md",
+                "operation": "insert",
+                "target": {"lines": {"start": at, "end": at}},
+                "content": format!("inserted line {k}\n"),
+            }})
+        })
+        .collect();
+    let reply = session.call("Batch", json!({ "operations": operations }));
+    assert_eq!(reply["status"], "success", "{reply}");
+    let after = peak_memory(pid).unwrap();
+    let grown = after.saturating_sub(before);
+    eprintln!(
+        "peak memory: {} MB at start, {} MB after the Batch",
+        before >> 20,
+        after >> 20
+    );
+    assert!(
+        grown < 16 * note.len() as u64,
+        "peak memory grew by {} MB for a {} MB note",
+        grown >> 20,
+        note.len() >> 20
+    );
+    let written = std::fs::read_to_string(root.join("big.md")).unwrap();
+    assert_eq!(
+        written.len(),
+        note.len()
+            + (0..OPERATIONS)
+                .map(|k| format!("inserted line {k}\n").len())
+                .sum::<usize>()
+    );
+    for k in 0..OPERATIONS {
+        assert!(
+            written.contains(&format!("\ninserted line {k}\n")),
+            "insert {k}"
+        );
+    }
+    let alive = session.call(
+        "TextInspect",
+        json!({"filePath": "alive.md", "mode": "lines", "query": "1"}),
+    );
+    assert_eq!(alive["lines"][0]["text"], "still here");
+}
