@@ -47,7 +47,10 @@ fn main() {
     }
     let ws = Workspace::new(vec![root.clone()], WorkspaceOptions::default()).unwrap();
     let items: Vec<BatchItem> = names.iter().map(|n| BatchItem::new(n)).collect();
-    println!("{files} notes in {FOLDERS} folders under {}", root.display());
+    println!(
+        "{files} notes in {FOLDERS} folders under {}",
+        root.display()
+    );
     let mut total = 0.0;
     for round in 0..rounds {
         let (from, to) = if round % 2 == 0 {

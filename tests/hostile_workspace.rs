@@ -717,9 +717,7 @@ fn notes_and_leftovers(root: &Path) -> (BTreeMap<PathBuf, Option<Vec<u8>>>, Vec<
     let notes = tree(root, &root.join(".history"));
     let left = notes
         .keys()
-        .filter(|p| {
-            mcp_server_text::workspace::atomic_write::is_own_name(p.file_name().unwrap())
-        })
+        .filter(|p| mcp_server_text::workspace::atomic_write::is_own_name(p.file_name().unwrap()))
         .cloned()
         .collect();
     (notes, left)
@@ -796,7 +794,12 @@ async fn a_batch_killed_while_it_is_written_is_all_old_or_all_new_after_a_restar
         }
 
         let session = start(&root, &[]).await;
-        let read = ok(&call(&session, "TextRead", json!({"filePath": "notes/n0.md", "target": {"lines": {"start": 3, "end": 3}}})).await);
+        let read = ok(&call(
+            &session,
+            "TextRead",
+            json!({"filePath": "notes/n0.md", "target": {"lines": {"start": 3, "end": 3}}}),
+        )
+        .await);
         let (now, left) = notes_and_leftovers(&root);
         assert!(left.is_empty(), "left behind: {left:?}");
         assert_eq!(intent_state(&intents), None, "the intent record is gone");
@@ -827,5 +830,9 @@ async fn a_batch_killed_while_it_is_written_is_all_old_or_all_new_after_a_restar
         killed_prepared + killed_committed > 0,
         "no kill landed while a change was written"
     );
-    assert_eq!(tree(&base, &root), outside, "nothing outside the root changed");
+    assert_eq!(
+        tree(&base, &root),
+        outside,
+        "nothing outside the root changed"
+    );
 }

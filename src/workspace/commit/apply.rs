@@ -237,13 +237,12 @@ impl Transaction<'_> {
         // before the record says the change can be finished.
         let durable = match durability {
             Durability::Each => Ok(Vec::new()),
-            Durability::Together => {
-                distinct_folders(staged.iter().map(|(_, s, _)| s.folder())).and_then(|folders| {
+            Durability::Together => distinct_folders(staged.iter().map(|(_, s, _)| s.folder()))
+                .and_then(|folders| {
                     let files: Vec<_> = staged.iter().map(|(_, s, _)| s.staged_file()).collect();
                     let dirs: Vec<&Dir> = folders.iter().collect();
                     atomic_write::sync_together(&files, &dirs).map(|()| folders)
-                })
-            }
+                }),
         };
         let committed = durable.and_then(|folders| {
             held.as_ref().map(Held::commit).transpose()?;
