@@ -551,8 +551,7 @@ pub fn sync_together(files: &[&File], folders: &[&Dir]) -> io::Result<()> {
             .collect();
         workers
             .into_iter()
-            .map(|w| w.join().expect("a sync does not panic"))
-            .collect::<io::Result<()>>()
+            .try_for_each(|w| w.join().expect("a sync does not panic"))
     })
 }
 
