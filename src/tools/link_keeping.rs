@@ -17,7 +17,7 @@ use super::link_context::{MAX_INDEXED_FILES, link_style, relative_to};
 use crate::text::document::{Document, Splice};
 use crate::text::format::{Format, format_of};
 use crate::text::markdown::{LinkRewrite, PathMove, VaultIndex, moved_path, rewrite_links_styled};
-use crate::workspace::relocate::{EntryKind, Relocation};
+use crate::workspace::commit::{EntryKind, Relocation};
 use crate::workspace::roots::ResolvedPath;
 use crate::workspace::search::files::walk_files;
 

@@ -14,8 +14,9 @@ use crate::text::document::Document;
 use crate::text::edit::LineSpan;
 use crate::text::format::{Format, format_of};
 use crate::text::properties::{self, Change, PropertyError};
+use crate::workspace::OpenFile;
+use crate::workspace::batch::Edited;
 use crate::workspace::commit::affected_lines;
-use crate::workspace::{Edited, OpenFile};
 
 /// The Properties tool.
 pub struct Properties;

@@ -26,8 +26,7 @@ use crate::text::markdown::is_tag;
 use crate::text::properties::{
     PropertyError, TagEdit, add_tags, note_tags, remove_tags, rename_tag,
 };
-use crate::workspace::batch::BatchItem;
-use crate::workspace::commit::{Change, History};
+use crate::workspace::commit::{BatchItem, Change, History};
 use crate::workspace::fd_room;
 use crate::workspace::roots::ResolvedPath;
 use crate::workspace::search::files::walk_files;

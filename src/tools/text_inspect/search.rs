@@ -12,7 +12,7 @@ use crate::text::excerpt::{MAX_CONTEXT_LINE, brief, clip_middle, cut};
 use crate::text::lines::{LineCounts, line_at, previous_line_start};
 use crate::text::markdown;
 use crate::tools::error::ToolError;
-use crate::workspace::search::one_file::PARALLEL_FROM;
+use crate::workspace::search::halves::PARALLEL_FROM;
 use crate::workspace::search::side_by_side::side_by_side;
 
 use super::MAX_MATCHES;
