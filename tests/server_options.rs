@@ -183,6 +183,36 @@ fn read_only_offers_only_tools_that_change_nothing() {
     }
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn read_only_instructions_say_the_server_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let command = tokio::process::Command::new(BIN).configure(|cmd| {
+        cmd.arg(dir.path())
+            .args(["--read-only", "--toolsets", "all"]);
+    });
+    let (transport, _) = TokioChildProcess::builder(command)
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let client = ().serve(transport).await.unwrap();
+    let instructions = client
+        .peer_info()
+        .and_then(|i| i.instructions.clone())
+        .unwrap_or_default();
+    assert!(
+        instructions.contains(
+            "This server is read-only: it can inspect, read and search files, not change them. \
+             Properties and Tags only read: a call that would change a note is refused."
+        ),
+        "{instructions}"
+    );
+    assert!(
+        !instructions.contains("rename changes a tag"),
+        "{instructions}"
+    );
+    client.cancel().await.unwrap();
+}
+
 #[test]
 fn toolsets_pick_the_tools() {
     assert_eq!(

@@ -75,6 +75,7 @@ pub fn all_tools() -> Vec<ToolEntry> {
 #[derive(Debug, Clone)]
 pub struct Registry {
     entries: Vec<ToolEntry>,
+    read_only: bool,
 }
 
 impl Registry {
@@ -90,7 +91,12 @@ impl Registry {
                 t
             })
             .collect();
-        Registry { entries }
+        Registry { entries, read_only }
+    }
+
+    /// Whether the server was started `--read-only` (its tools change nothing).
+    pub fn read_only(&self) -> bool {
+        self.read_only
     }
 
     /// The tools, in listing order.
