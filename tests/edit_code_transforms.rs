@@ -408,14 +408,18 @@ fn census() {
             (Outcome::Refused, _) => refused += 1,
             (Outcome::Wrong, got) => {
                 wrong += 1;
-                if shown < 5 {
+                if shown < 12 {
                     shown += 1;
+                    let expected = c.intended.as_deref().unwrap_or(&c.text);
+                    let got = got.unwrap_or_default();
+                    let diff = similar::TextDiff::from_lines(expected, got.as_str())
+                        .unified_diff()
+                        .context_radius(2)
+                        .header("expected", "got")
+                        .to_string();
                     println!(
-                        "wrong, seed {seed}, T = {:?}\n--- search\n{}--- new\n{}--- got\n{}",
-                        c.ts,
-                        c.search,
-                        c.new,
-                        got.unwrap_or_default().lines().take(0).collect::<String>()
+                        "wrong, seed {seed}, T = {:?}\n--- search\n{}--- new\n{}{diff}",
+                        c.ts, c.search, c.new,
                     );
                 }
             }

@@ -1,381 +1,447 @@
-//! Which line of the search block is which line on disk.
+//! The one alignment model: the search's lines against a window of the
+//! file's, in one dynamic-programming pass, every operation priced in edits
+//! (see [`super::costs`]).
 //!
-//! Non-blank lines are paired by a weighted longest-common-subsequence over
-//! their canonical forms: pairs must keep their order, only lines at least half
-//! similar may pair, and the pairing with the greatest total similarity wins.
-//! Blank lines are then paired inside the gaps that their non-blank neighbours
-//! delimit. The result says, for every search line, which disk line (or, for an
-//! elision marker, which run of disk lines) it stands for.
+//! | step | meaning | cost |
+//! |---|---|---|
+//! | pair | a search line stands for a file line | the edits between their keys, plus a little if its indentation leaves the block's frame |
+//! | search only | a search line with no file line | its characters and break |
+//! | file only | a file line with no search line | the same; a line `new_content` writes out costs only its distance to that line |
+//! | hidden | an elision marker stands for file lines | nothing, but no hidden line may be shallower than the marker |
+//!
+//! The search is aligned whole; the window's lines before and after the
+//! place are free, so one window holds the place together with its shifted
+//! and widened readings and the cheapest one comes out. Of equally cheap
+//! alignments, the one hiding fewest lines under markers wins: a marker
+//! stands for the lines up to the nearest place the rest fits.
 
 use std::ops::Range;
 
-use super::block::{Line, Lines};
-use super::score::line_similarity;
+use super::costs::COSTS;
+use super::likeness::{Likeness, likeness};
+use super::rows::{Comparer, Row};
 
-/// Least similarity (0–1) for two lines to be paired.
-const PAIRABLE: f64 = 0.5;
-/// Above this many cells the pairing falls back to position order.
-const MAX_CELLS: usize = 4_000_000;
-
-/// What one search line stands for on disk.
+/// One step of an alignment. File lines are indices into the whole file.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Target {
-    /// File line (0-based index into the file's lines).
-    Line(usize),
-    /// An elision marker: the file lines it stands for (may be empty).
-    Middle(Range<usize>),
-    /// Nothing on disk.
-    Absent,
+pub(crate) enum Step {
+    /// Search line `s` stands for file line `f`.
+    Pair { s: usize, f: usize },
+    /// Search line `s` has no file line.
+    SearchOnly { s: usize },
+    /// File line `f` has no search line.
+    FileOnly { f: usize },
+    /// The marker at search line `s` stands for file lines `f`.
+    Hidden { s: usize, f: Range<usize> },
 }
 
-/// Pairs search lines `search` with the file's non-blank lines `window`
-/// (non-blank positions), then lets search lines left unpaired at either end
-/// find their line just outside the window (within `limit`): a window framed a
-/// little short must not leave the block's first or last line behind. Pairs
-/// made inside the window never move, so a window never slides onto a
-/// neighbouring, better-matching block. Returns `(search index, non-blank
-/// position)` pairs.
-pub(crate) fn pair_around(
-    search: &[&Line<'_>],
-    file: &Lines<'_>,
-    window: Range<usize>,
-    limit: Range<usize>,
-) -> Vec<(usize, usize)> {
-    // Lines just outside the window may pair only where they read exactly
-    // like a search line that would otherwise pair with a lookalike inside
-    // (a line the search left out shortened the window).
-    // Only while the window keeps the place it found: every exact pair it
-    // had, and at least one pair at all.
-    let slack = super::candidates::SLACK;
-    let wide =
-        window.start.saturating_sub(slack).max(limit.start)..(window.end + slack).min(limit.end);
-    let narrow = pair_lines(search, file, window.clone(), window.clone());
-    let widened = pair_lines(search, file, wide, window);
-    let keeps = |pair: &(usize, usize)| widened.contains(pair);
-    let mut pairs = if narrow.iter().any(keeps)
-        && narrow
-            .iter()
-            .filter(|&&(k, p)| search[k].same_as(file.nb(p)))
-            .all(keeps)
-    {
-        widened
-    } else {
-        narrow
-    };
-    let reach = super::candidates::SLACK + 1;
-    let pairable = |i: usize, p: usize| line_similarity(search[i], file.nb(p)) >= PAIRABLE;
-    // Within reach, a line that reads exactly like the search line beats a
-    // nearer lookalike (a line the search left out stands between).
-    let pick = |i: usize, range: &mut dyn Iterator<Item = usize>| -> Option<usize> {
-        let range: Vec<usize> = range.collect();
-        range
-            .iter()
-            .copied()
-            .find(|&q| search[i].same_as(file.nb(q)))
-            .or_else(|| range.iter().copied().find(|&q| pairable(i, q)))
-    };
-    // Leading search lines, walking back from the first pair.
-    if let Some(&(k, p)) = pairs.first() {
-        let mut front = Vec::new();
-        let mut at = p;
-        for i in (0..k).rev() {
-            let lo = at.saturating_sub(reach).max(limit.start);
-            match pick(i, &mut (lo..at).rev()) {
-                Some(q) => {
-                    front.push((i, q));
-                    at = q;
-                }
-                None => break,
-            }
-        }
-        front.reverse();
-        pairs.splice(0..0, front);
-    }
-    // Trailing search lines, walking on from the last pair.
-    if let Some(&(k, p)) = pairs.last() {
-        let mut at = p;
-        for i in k + 1..search.len() {
-            let hi = (at + 1 + reach).min(limit.end);
-            match pick(i, &mut (at + 1..hi)) {
-                Some(q) => {
-                    pairs.push((i, q));
-                    at = q;
-                }
-                None => break,
-            }
-        }
-    }
-    pairs
+/// The cheapest alignment of the search in a window.
+#[derive(Debug, Clone)]
+pub(crate) struct Alignment {
+    /// The steps, in order of both texts.
+    pub steps: Vec<Step>,
+    /// What it costs, in edits, with what events cost besides their edits
+    /// (a stale line, a line out of the frame): what places are ranked by.
+    pub cost: u32,
+    /// The edits alone, between the search and the region: what the score
+    /// and the threshold measure.
+    pub edits: u32,
+    /// File lines under markers.
+    pub hidden: u32,
+    /// The file lines from the first one the search stands for to the last.
+    pub region: Range<usize>,
 }
 
-/// Pairs search lines `search` with the file's non-blank lines `window`
-/// (non-blank positions), preferring pairs inside `preferred` on ties; a
-/// line outside `preferred` pairs only with a search line it reads exactly
-/// like. Returns `(search index, non-blank position)` pairs.
-pub(crate) fn pair_lines(
-    search: &[&Line<'_>],
-    file: &Lines<'_>,
-    window: Range<usize>,
-    preferred: Range<usize>,
-) -> Vec<(usize, usize)> {
-    let n = search.len();
-    let w = window.len();
-    if n == 0 || w == 0 {
-        return Vec::new();
-    }
-    if n * w > MAX_CELLS {
-        return (0..n.min(w)).map(|k| (k, window.start + k)).collect();
-    }
-    // Lines far off the diagonal cannot pair: windows only ever differ from the
-    // search by a few lines at either end.
-    let band = n.abs_diff(w) + 2 * super::candidates::SLACK + 1;
-    let cols = w + 1;
-    let mut best = vec![0f64; (n + 1) * cols];
-    let mut step = vec![0u8; (n + 1) * cols];
-    for i in 1..=n {
-        for j in 1..=w {
-            let up = best[(i - 1) * cols + j];
-            let left = best[i * cols + j - 1];
-            let (mut value, mut from) = if up >= left { (up, 1) } else { (left, 2) };
-            if i.abs_diff(j) <= band {
-                let p = window.start + j - 1;
-                let sim = line_similarity(search[i - 1], file.nb(p));
-                if sim >= PAIRABLE && (sim >= 1.0 || preferred.contains(&p)) {
-                    let sim = if preferred.contains(&p) {
-                        sim + 1e-6
-                    } else {
-                        sim
-                    };
-                    let diag = best[(i - 1) * cols + j - 1] + sim;
-                    if diag >= value {
-                        value = diag;
-                        from = 3;
-                    }
-                }
-            }
-            best[i * cols + j] = value;
-            step[i * cols + j] = from;
+impl Alignment {
+    /// The alignment of `steps`; `None` when they stand for no file line.
+    fn of(steps: Vec<Step>, cost: u32, hidden: u32, edits: u32) -> Option<Alignment> {
+        let mut first = None;
+        let mut last = None;
+        for step in &steps {
+            let r = match step {
+                Step::Pair { f, .. } | Step::FileOnly { f } => *f..*f + 1,
+                Step::Hidden { f, .. } if !f.is_empty() => f.clone(),
+                _ => continue,
+            };
+            first.get_or_insert(r.start);
+            last = Some(r.end);
         }
-    }
-    let mut pairs = Vec::new();
-    let (mut i, mut j) = (n, w);
-    while i > 0 && j > 0 {
-        match step[i * cols + j] {
-            3 => {
-                pairs.push((i - 1, window.start + j - 1));
-                i -= 1;
-                j -= 1;
-            }
-            1 => i -= 1,
-            _ => j -= 1,
-        }
-    }
-    pairs.reverse();
-    pairs
-}
-
-/// Turns pairs of non-blank lines into a target for every search line, pairing
-/// blank lines inside the gaps. `search_nb` maps each paired search index to
-/// its line index in `search`; `pairs` hold `(search line, file line)` indices.
-pub(crate) fn targets(
-    search: &Lines<'_>,
-    file: &Lines<'_>,
-    pairs: &[(usize, usize)],
-) -> Vec<Target> {
-    let mut out = vec![Target::Absent; search.len()];
-    for &(s, f) in pairs {
-        out[s] = Target::Line(f);
-    }
-    pair_blank_lines(search, file, &mut out);
-    out
-}
-
-/// Pairs runs of blank search lines with blank disk lines in the same gap.
-pub(crate) fn pair_blank_lines(search: &Lines<'_>, file: &Lines<'_>, out: &mut [Target]) {
-    let n = search.len();
-    let mut i = 0;
-    while i < n {
-        if !search.all[i].is_blank() || out[i] != Target::Absent {
-            i += 1;
-            continue;
-        }
-        let run_start = i;
-        while i < n && search.all[i].is_blank() && out[i] == Target::Absent {
-            i += 1;
-        }
-        let run = run_start..i;
-        let before = run.start.checked_sub(1).map(|k| &out[k]);
-        let after = out.get(run.end);
-        let end_of = |t: &Target| match t {
-            Target::Line(f) => Some(f + 1),
-            Target::Middle(r) => Some(r.end),
-            Target::Absent => None,
-        };
-        let start_of = |t: &Target| match t {
-            Target::Line(f) => Some(*f),
-            Target::Middle(r) => Some(r.start),
-            Target::Absent => None,
-        };
-        match (before, after) {
-            (Some(b), Some(a)) => {
-                if let (Some(lo), Some(hi)) = (end_of(b), start_of(a)) {
-                    let blanks = (lo..hi).filter(|&f| file.all[f].is_blank());
-                    for (k, f) in run.clone().zip(blanks) {
-                        out[k] = Target::Line(f);
-                    }
-                }
-            }
-            (None, Some(a)) => {
-                if let Some(hi) = start_of(a) {
-                    let blanks = (0..hi).rev().take_while(|&f| file.all[f].is_blank());
-                    for (k, f) in run.clone().rev().zip(blanks) {
-                        out[k] = Target::Line(f);
-                    }
-                }
-            }
-            (Some(b), None) => {
-                if let Some(lo) = end_of(b) {
-                    let blanks = (lo..file.len()).take_while(|&f| file.all[f].is_blank());
-                    for (k, f) in run.clone().zip(blanks) {
-                        out[k] = Target::Line(f);
-                    }
-                }
-            }
-            (None, None) => {}
-        }
+        Some(Alignment {
+            steps,
+            cost,
+            edits,
+            hidden,
+            region: first?..last?,
+        })
     }
 }
 
-/// First and last file lines covered by targets, if any.
-pub(crate) fn region(targets: &[Target]) -> Option<(usize, usize)> {
-    let mut lo = usize::MAX;
-    let mut hi = 0;
-    let mut any = false;
-    for t in targets {
-        match t {
-            Target::Line(f) => {
-                lo = lo.min(*f);
-                hi = hi.max(*f);
-                any = true;
-            }
-            Target::Middle(r) if !r.is_empty() => {
-                lo = lo.min(r.start);
-                hi = hi.max(r.end - 1);
-                any = true;
-            }
-            _ => {}
-        }
-    }
-    any.then_some((lo, hi))
+/// What an alignment is made of.
+pub(crate) struct Problem<'p, 't> {
+    /// The search's lines.
+    pub search: &'p [Row<'p>],
+    /// Which of them are elision markers.
+    pub markers: &'p [bool],
+    /// A comparer for each search line.
+    pub comparers: &'p [Comparer],
+    /// The file's lines.
+    pub file: &'p [Row<'t>],
+    /// For each file line that `new_content` writes out, what it costs as a
+    /// file-only line.
+    pub written_out: &'p [Option<u32>],
 }
 
-/// How many paired lines break the relative indentation of the search block:
-/// lines at the same depth in the search must be at the same depth on disk, and
-/// deeper lines deeper. A first line without indentation is not judged (it is
-/// usually a selection that began after the indent).
-pub(crate) fn misindented(pairs: &[(&Line<'_>, &Line<'_>)]) -> usize {
-    let judged: &[(&Line<'_>, &Line<'_>)] = match pairs.first() {
-        Some((s, _)) if s.width == 0 && pairs.len() > 1 => &pairs[1..],
-        _ => pairs,
-    };
-    let mut groups: Vec<(usize, Vec<usize>)> = Vec::new();
-    for (s, d) in judged {
-        match groups.iter_mut().find(|g| g.0 == s.width) {
-            Some(g) => g.1.push(d.width),
-            None => groups.push((s.width, vec![d.width])),
+const START: u8 = 0;
+const SEARCH_ONLY: u8 = 1;
+const PAIR: u8 = 2;
+const FILE_ONLY: u8 = 3;
+const MARKER_STOP: u8 = 4;
+const MARKER_HIDE: u8 = 5;
+
+/// No alignment reaches this cell. Cells hold the cost in the high 32 bits
+/// and the hidden lines in the low ones, so that one comparison orders both.
+const NONE: u64 = u64::MAX;
+
+impl Problem<'_, '_> {
+    fn pair_cost(&self, s: usize, f: usize, offset: isize) -> Option<u32> {
+        let (a, b) = (&self.search[s], &self.file[f]);
+        match (a.is_blank(), b.is_blank()) {
+            (true, true) => Some(0),
+            (false, false) => {
+                let misframed = b.width as isize - a.width as isize != offset;
+                let edits = self.comparers[s].distance(b);
+                // Noise is at most a few typos; anything further is a line
+                // remembered stale, an event of its own.
+                let stale = edits > COSTS.noise_edits
+                    || (edits > 0 && likeness(&a.key, &b.key) == Likeness::Differs);
+                Some(
+                    edits
+                        + if misframed { COSTS.misframed } else { 0 }
+                        + if stale { COSTS.stale_pair } else { 0 },
+                )
+            }
+            _ => None,
         }
     }
-    groups.sort_by_key(|g| g.0);
-    let mut bad = 0;
-    let mut previous: Option<usize> = None;
-    for (_, disk) in &groups {
-        let mut counts: Vec<(usize, usize)> = Vec::new();
-        for &w in disk {
-            match counts.iter_mut().find(|c| c.0 == w) {
-                Some(c) => c.1 += 1,
-                None => counts.push((w, 1)),
-            }
-        }
-        let (majority, count) = counts
-            .iter()
-            .copied()
-            .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
-            .expect("group is not empty");
-        if previous.is_some_and(|p| majority <= p) {
-            bad += disk.len();
+
+    fn search_only_cost(&self, s: usize) -> u32 {
+        if self.search[s].is_blank() {
+            COSTS.blank
         } else {
-            bad += disk.len() - count;
-            previous = Some(majority);
+            self.search[s].weight()
         }
     }
-    bad
+
+    fn file_only_cost(&self, f: usize) -> u32 {
+        let row = &self.file[f];
+        if row.is_blank() {
+            COSTS.blank
+        } else {
+            self.written_out[f]
+                .unwrap_or(row.weight())
+                .min(row.weight())
+        }
+    }
+
+    /// Whether file line `f` may be hidden by the marker at search line `s`.
+    fn hideable(&self, s: usize, f: usize, offset: isize) -> bool {
+        let row = &self.file[f];
+        row.is_blank() || row.width as isize >= self.search[s].width as isize + offset
+    }
+
+    /// The frame the search is indented in relative to the file around
+    /// `window`: the commonest difference in indentation between equal lines,
+    /// or else between the least indented lines of each.
+    pub(crate) fn offset(&self, window: &Range<usize>) -> isize {
+        // Each search line votes for the offsets of its equal lines, one
+        // vote shared among them: a `}` that occurs at every depth says
+        // little, a line that occurs once says a lot.
+        let mut counts: Vec<(isize, f64)> = Vec::new();
+        for (s, row) in self.search.iter().enumerate() {
+            if row.is_blank() || self.markers[s] {
+                continue;
+            }
+            let equal: Vec<isize> = window
+                .clone()
+                .filter(|&f| self.file[f].same(row))
+                .map(|f| self.file[f].width as isize - row.width as isize)
+                .collect();
+            for &d in &equal {
+                let vote = 1.0 / equal.len() as f64;
+                match counts.iter_mut().find(|(o, _)| *o == d) {
+                    Some((_, c)) => *c += vote,
+                    None => counts.push((d, vote)),
+                }
+            }
+        }
+        if let Some(&(o, _)) = counts
+            .iter()
+            .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)))
+        {
+            return o;
+        }
+        let least = |rows: &mut dyn Iterator<Item = &Row<'_>>| {
+            rows.filter(|r| !r.is_blank()).map(|r| r.width).min()
+        };
+        let s = least(
+            &mut self
+                .search
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| !self.markers[*k])
+                .map(|(_, r)| r),
+        );
+        let f = least(&mut self.file[window.clone()].iter());
+        match (s, f) {
+            (Some(s), Some(f)) => f as isize - s as isize,
+            _ => 0,
+        }
+    }
+
+    /// The cheapest alignment of the whole search within `window`, in the
+    /// frame `offset`; `None` when it stands for no file line.
+    pub(crate) fn align(&self, window: Range<usize>, offset: isize) -> Option<Alignment> {
+        let (cost, hidden, steps) = self.part(0..self.search.len(), window, offset, true, true)?;
+        let edits = self.edits(&steps);
+        Alignment::of(steps, cost, hidden, edits)
+    }
+
+    /// The cheapest alignment of the whole search within `window` that pairs
+    /// search line `s` with file line `f`.
+    pub(crate) fn forced(
+        &self,
+        window: Range<usize>,
+        offset: isize,
+        s: usize,
+        f: usize,
+    ) -> Option<Alignment> {
+        let pair = self.pair_cost(s, f, offset)?;
+        let (c1, h1, mut steps) = self.part(0..s, window.start..f, offset, true, false)?;
+        let (c2, h2, after) = self.part(
+            s + 1..self.search.len(),
+            f + 1..window.end,
+            offset,
+            false,
+            true,
+        )?;
+        steps.push(Step::Pair { s, f });
+        steps.extend(after);
+        let edits = self.edits(&steps);
+        Alignment::of(steps, c1 + pair + c2, h1 + h2, edits)
+    }
+
+    /// The edits of `steps` alone.
+    fn edits(&self, steps: &[Step]) -> u32 {
+        steps
+            .iter()
+            .map(|step| match *step {
+                Step::Pair { s, f } => self.comparers[s].distance(&self.file[f]),
+                Step::SearchOnly { s } => self.search_only_cost(s),
+                Step::FileOnly { f } => self.file_only_cost(f),
+                Step::Hidden { .. } => 0,
+            })
+            .sum()
+    }
+
+    /// Aligns search lines `rows` with file lines `window`. With
+    /// `free_start` the file lines before the first one the search stands
+    /// for cost nothing (else they are file-only lines); with `free_end` the
+    /// same holds after the last one (else the alignment ends at the
+    /// window's end).
+    fn part(
+        &self,
+        rows: Range<usize>,
+        window: Range<usize>,
+        offset: isize,
+        free_start: bool,
+        free_end: bool,
+    ) -> Option<(u32, u32, Vec<Step>)> {
+        let m = rows.len();
+        let lo = window.start;
+        let w = window.len();
+        let cols = w + 1;
+        let mut ops = vec![START; (m + 1) * cols];
+        let mut prev = vec![0u64; cols];
+        if !free_start {
+            for j in 1..cols {
+                prev[j] = prev[j - 1] + (u64::from(self.file_only_cost(lo + j - 1)) << 32);
+                ops[j] = FILE_ONLY;
+            }
+        }
+        let mut cur = vec![NONE; cols];
+        for (r, i) in rows.clone().enumerate() {
+            cur.fill(NONE);
+            let row = (r + 1) * cols;
+            if self.markers[i] {
+                for j in 0..cols {
+                    let mut best = prev[j];
+                    let mut op = MARKER_STOP;
+                    if j > 0 && cur[j - 1] != NONE && self.hideable(i, lo + j - 1, offset) {
+                        let hidden = cur[j - 1] + 1;
+                        if hidden < best {
+                            best = hidden;
+                            op = MARKER_HIDE;
+                        }
+                    }
+                    cur[j] = best;
+                    ops[row + j] = op;
+                }
+            } else {
+                let skip = u64::from(self.search_only_cost(i)) << 32;
+                for j in 0..cols {
+                    let mut best = prev[j].saturating_add(skip);
+                    let mut op = SEARCH_ONLY;
+                    if j > 0 {
+                        let f = lo + j - 1;
+                        if prev[j - 1] != NONE
+                            && let Some(c) = self.pair_cost(i, f, offset)
+                        {
+                            let v = prev[j - 1] + (u64::from(c) << 32);
+                            if v < best {
+                                best = v;
+                                op = PAIR;
+                            }
+                        }
+                        if cur[j - 1] != NONE {
+                            let v = cur[j - 1] + (u64::from(self.file_only_cost(f)) << 32);
+                            if v < best {
+                                best = v;
+                                op = FILE_ONLY;
+                            }
+                        }
+                    }
+                    cur[j] = best;
+                    ops[row + j] = op;
+                }
+            }
+            std::mem::swap(&mut prev, &mut cur);
+        }
+        // The cheapest end, nearest first; or the window's end.
+        let (mut j, best) = if free_end {
+            let (j, &b) = prev
+                .iter()
+                .enumerate()
+                .min_by(|a, b| a.1.cmp(b.1).then(a.0.cmp(&b.0)))?;
+            (j, b)
+        } else {
+            (w, prev[w])
+        };
+        if best == NONE {
+            return None;
+        }
+        let mut steps = Vec::new();
+        let mut r = m;
+        while r > 0 || (!free_start && j > 0) {
+            let i = rows.start + r.max(1) - 1;
+            match ops[r * cols + j] {
+                FILE_ONLY => {
+                    steps.push(Step::FileOnly { f: lo + j - 1 });
+                    j -= 1;
+                }
+                SEARCH_ONLY => {
+                    steps.push(Step::SearchOnly { s: i });
+                    r -= 1;
+                }
+                PAIR => {
+                    steps.push(Step::Pair {
+                        s: i,
+                        f: lo + j - 1,
+                    });
+                    r -= 1;
+                    j -= 1;
+                }
+                MARKER_HIDE | MARKER_STOP => {
+                    let end = j;
+                    while ops[r * cols + j] == MARKER_HIDE {
+                        j -= 1;
+                    }
+                    steps.push(Step::Hidden {
+                        s: i,
+                        f: lo + j..lo + end,
+                    });
+                    r -= 1;
+                }
+                _ => break,
+            }
+        }
+        steps.reverse();
+        Some(((best >> 32) as u32, (best & 0xFFFF_FFFF) as u32, steps))
+    }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::rows::of_snippet;
     use super::*;
-    use crate::text::lines::LineIndex;
 
-    fn setup<'a>(file: &'a str, search: &'a str) -> (Lines<'a>, Lines<'a>) {
-        let index = LineIndex::new(file);
-        (Lines::of_text(file, &index), Lines::of_snippet(search))
+    fn aligned(search: &str, file: &str, markers: &[usize]) -> Alignment {
+        let s = of_snippet(search);
+        let f = of_snippet(file);
+        let is_marker: Vec<bool> = (0..s.len()).map(|k| markers.contains(&k)).collect();
+        let comparers: Vec<Comparer> = s.iter().map(Comparer::new).collect();
+        let written = vec![None; f.len()];
+        let p = Problem {
+            search: &s,
+            markers: &is_marker,
+            comparers: &comparers,
+            file: &f,
+            written_out: &written,
+        };
+        let window = 0..f.len();
+        let offset = p.offset(&window);
+        p.align(window, offset).expect("an alignment")
     }
 
     #[test]
-    fn pairs_skip_a_line_missing_from_the_search() {
-        let (file, search) = setup(
-            "fn a() {\n    one();\n    two();\n    three();\n}\n",
-            "fn a() {\n    one();\n    three();\n}\n",
-        );
-        let s: Vec<_> = search.all.iter().collect();
-        let pairs = pair_lines(&s, &file, 0..5, 0..5);
-        assert_eq!(pairs, vec![(0, 0), (1, 1), (2, 3), (3, 4)]);
-    }
-
-    #[test]
-    fn a_window_framed_short_still_pairs_the_line_just_outside() {
-        let (file, search) = setup("a\nb\nadded\nc\nd\n", "a\nb\nc\n");
-        let s: Vec<_> = search.all.iter().collect();
+    fn an_exact_block_pairs_line_by_line_and_costs_nothing() {
+        let a = aligned("b\nc\n", "a\nb\nc\nd\n", &[]);
+        assert_eq!(a.cost, 0);
+        assert_eq!(a.region, 1..3);
         assert_eq!(
-            pair_around(&s, &file, 0..3, 0..5),
-            vec![(0, 0), (1, 1), (2, 3)]
+            a.steps,
+            vec![Step::Pair { s: 0, f: 1 }, Step::Pair { s: 1, f: 2 }]
         );
-        let (file, search) = setup("x\nhead()\nbody()\n", "head()\nbody()\n");
-        let s: Vec<_> = search.all.iter().collect();
-        assert_eq!(pair_around(&s, &file, 2..3, 0..3), vec![(0, 1), (1, 2)]);
     }
 
     #[test]
-    fn a_window_does_not_slide_onto_a_better_neighbour() {
-        let (file, search) = setup("call(a, 18);\ncall(a, 17);\n", "cal(a, 17);\n");
-        let s: Vec<_> = search.all.iter().collect();
-        assert_eq!(pair_around(&s, &file, 0..1, 0..2), vec![(0, 0)]);
-    }
-
-    #[test]
-    fn blank_lines_pair_inside_their_gap() {
-        let (file, search) = setup("a\n\nb\n\n\nc\n", "a\nb\n\nc\n");
-        let pairs = [(0, 0), (1, 2), (3, 5)];
-        let t = targets(&search, &file, &pairs);
-        assert_eq!(
-            t,
-            vec![
-                Target::Line(0),
-                Target::Line(2),
-                Target::Line(3),
-                Target::Line(5)
-            ]
+    fn a_typo_costs_its_edits_and_a_missing_line_its_weight() {
+        let a = aligned(
+            "let totl = 1;\nreturn x;\n",
+            "fn f() {\nlet total = 1;\nreturn x;\n}\n",
+            &[],
         );
-        assert_eq!(region(&t), Some((0, 5)));
+        assert_eq!(a.cost, 1);
+        let a = aligned("alpha();\ngamma();\n", "alpha();\nbeta();\ngamma();\n", &[]);
+        assert_eq!(a.cost, "beta ( ) ;".len() as u32 + 1);
+        assert!(a.steps.contains(&Step::FileOnly { f: 1 }));
+        // A line remembered stale pairs, at its edits and a stale line's cost.
+        let a = aligned(
+            "one();\ncompute(a);\nthree();\n",
+            "one();\ncompute(a, b);\nthree();\n",
+            &[],
+        );
+        assert_eq!(a.cost, 4 + COSTS.stale_pair);
+        assert_eq!(a.region, 0..3);
     }
 
     #[test]
-    fn relative_indentation_is_checked() {
-        let (file, search) = setup("if a:\n    b()\n    c()\n", "if a:\n    b()\nc()\n");
-        let pairs: Vec<_> = (0..3).map(|k| (&search.all[k], &file.all[k])).collect();
-        assert_eq!(misindented(&pairs), 1);
-        let (file, search) = setup("\tif a {\n\t\tb()\n\t}\n", "if a {\n    b()\n}\n");
-        let pairs: Vec<_> = (0..3).map(|k| (&search.all[k], &file.all[k])).collect();
-        assert_eq!(misindented(&pairs), 0);
+    fn a_marker_hides_the_nearest_run_that_lets_the_tail_fit() {
+        let file = "def f():\n    a = 1\n    b = 2\n    return a\n\ndef g():\n    return a\n";
+        let a = aligned("def f():\n    ...\n    return a\n", file, &[1]);
+        assert_eq!(a.cost, 0);
+        assert_eq!(a.region, 0..4);
+        assert!(a.steps.contains(&Step::Hidden { s: 1, f: 1..3 }));
+    }
+
+    #[test]
+    fn a_marker_never_hides_a_line_shallower_than_itself() {
+        // The tail `return b` exists only in g; reaching it would hide `def g`.
+        let file = "def f():\n    a = 1\n    return a\n\ndef g():\n    return b\n";
+        let a = aligned("def f():\n    ...\n    return b\n", file, &[1]);
+        assert!(a.cost > 0);
+        assert!(
+            !a.steps
+                .iter()
+                .any(|s| matches!(s, Step::Hidden { f, .. } if f.contains(&4)))
+        );
     }
 }

@@ -3,24 +3,16 @@
 //!
 //! Matching works on non-blank lines only, so a blank line missing from or added
 //! to a search block does not shift anything; blank lines are mapped back in
-//! afterwards by [`crate::text::fuzzy::align`].
+//! afterwards by [`super::align`].
 
 use std::borrow::Cow;
 
-use super::normalize::{canonical, indent_of, key_hash, width};
-use crate::text::lines::{Eol, LineIndex};
+use super::normalize::{canonical, key_hash};
+use crate::text::lines::LineIndex;
 
 /// One line as the matcher sees it.
 #[derive(Debug)]
 pub(crate) struct Line<'t> {
-    /// The line's text without its ending.
-    pub raw: &'t str,
-    /// The line's ending.
-    pub eol: Eol,
-    /// Leading spaces and tabs.
-    pub indent: &'t str,
-    /// Width of `indent` in columns.
-    pub width: usize,
     /// Canonical form (see [`canonical`]).
     pub canon: Cow<'t, str>,
     /// Hash of `canon`.
@@ -30,14 +22,9 @@ pub(crate) struct Line<'t> {
 }
 
 impl<'t> Line<'t> {
-    fn new(raw: &'t str, eol: Eol) -> Line<'t> {
-        let indent = indent_of(raw);
+    fn new(raw: &'t str) -> Line<'t> {
         let canon = canonical(raw);
         Line {
-            raw,
-            eol,
-            indent,
-            width: width(indent),
             hash: key_hash(&canon),
             chars: canon.chars().count(),
             canon,
@@ -68,25 +55,14 @@ impl<'t> Lines<'t> {
     /// The lines of a file's text, following its line index.
     pub(crate) fn of_text(text: &'t str, index: &LineIndex) -> Lines<'t> {
         let all = (1..=index.len())
-            .map(|n| Line::new(index.text(text, n), index.eol(text, n)))
+            .map(|n| Line::new(index.text(text, n)))
             .collect();
         Lines::from_all(all)
     }
 
     /// The lines of a piece of text sent by the caller.
     pub(crate) fn of_snippet(text: &'t str) -> Lines<'t> {
-        let all = text
-            .split_inclusive('\n')
-            .map(|piece| {
-                if let Some(body) = piece.strip_suffix("\r\n") {
-                    Line::new(body, Eol::Crlf)
-                } else if let Some(body) = piece.strip_suffix('\n') {
-                    Line::new(body, Eol::Lf)
-                } else {
-                    Line::new(piece, Eol::None)
-                }
-            })
-            .collect();
+        let all = text.lines().map(Line::new).collect();
         Lines::from_all(all)
     }
 
@@ -105,10 +81,6 @@ impl<'t> Lines<'t> {
         &self.all[self.nonblank[p]]
     }
 
-    /// Number of lines.
-    pub(crate) fn len(&self) -> usize {
-        self.all.len()
-    }
 }
 
 /// The canonical text of some lines, joined with `\n`, as scoring compares it.
@@ -127,15 +99,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn snippet_lines_keep_their_endings() {
+    fn snippet_lines_lose_their_endings() {
         let lines = Lines::of_snippet("a\r\n\n  b  \nc");
-        assert_eq!(lines.len(), 4);
-        assert_eq!(lines.all[0].eol, Eol::Crlf);
-        assert_eq!(lines.all[1].eol, Eol::Lf);
-        assert_eq!(lines.all[3].eol, Eol::None);
+        assert_eq!(lines.all.len(), 4);
+        assert_eq!(lines.all[0].canon, "a");
         assert_eq!(lines.nonblank, vec![0, 2, 3]);
         assert_eq!(lines.nb(1).canon, "b");
-        assert_eq!(lines.nb(1).width, 2);
     }
 
     #[test]
@@ -143,9 +112,8 @@ mod tests {
         let text = "x\r\n\ty\n";
         let index = LineIndex::new(text);
         let lines = Lines::of_text(text, &index);
-        assert_eq!(lines.len(), 2);
-        assert_eq!(lines.all[1].raw, "\ty");
-        assert_eq!(lines.all[1].width, 4);
+        assert_eq!(lines.all.len(), 2);
+        assert_eq!(lines.all[1].canon, "y");
         let mut s = String::new();
         joined(lines.all.iter(), &mut s);
         assert_eq!(s, "x\ny");

@@ -84,67 +84,12 @@ impl<'a, 't> Probe<'a, 't> {
         }
     }
 
-    /// Length in chars of the search's canonical text.
-    pub(crate) fn chars(&self) -> usize {
-        self.scorer.len
-    }
-
-    /// The non-blank search lines.
-    pub(crate) fn lines(&self) -> &[&'a Line<'t>] {
-        &self.lines
-    }
-
     /// Distance and score of the file window `start..end` (non-blank positions).
     pub(crate) fn measure(&self, file: &Lines<'_>, start: usize, end: usize) -> Window {
         let mut buf = String::new();
         joined((start..end).map(|p| file.nb(p)), &mut buf);
         let dist = self.scorer.distance(&buf);
         let chars = buf.chars().count();
-        Window {
-            start,
-            end,
-            dist,
-            score: score_of(dist, self.scorer.len, chars),
-            chars,
-        }
-    }
-
-    /// Distance and score of the file window `start..end` given how its lines
-    /// pair with the search's: exact for a short search; for a long one, the
-    /// sum of the paired lines' distances plus every unpaired line, an upper
-    /// bound that costs a fraction of a whole-block distance.
-    pub(crate) fn measure_paired(
-        &self,
-        file: &Lines<'_>,
-        start: usize,
-        end: usize,
-        pairs: &[(usize, usize)],
-    ) -> Window {
-        if self.scorer.len <= LONG {
-            return self.measure(file, start, end);
-        }
-        let mut dist = 0;
-        let mut chars = (end - start).saturating_sub(1);
-        let mut paired_file = vec![false; end - start];
-        let mut paired_search = vec![false; self.lines.len()];
-        for &(k, p) in pairs {
-            if (start..end).contains(&p) {
-                dist += line_distance(self.lines[k], file.nb(p));
-                paired_file[p - start] = true;
-                paired_search[k] = true;
-            }
-        }
-        for (k, p) in (start..end).enumerate() {
-            chars += file.nb(p).chars;
-            if !paired_file[k] {
-                dist += file.nb(p).chars + 1;
-            }
-        }
-        for (k, line) in self.lines.iter().enumerate() {
-            if !paired_search[k] {
-                dist += line.chars + 1;
-            }
-        }
         Window {
             start,
             end,
@@ -400,14 +345,6 @@ fn merge_regions(mut windows: Vec<Window>, n: usize) -> Vec<Window> {
     kept
 }
 
-/// The smallest shift `p` (1 or 2) by which the search lines repeat
-/// themselves, if any: such a block fits a repetitive file at several
-/// overlapping offsets that region merging would otherwise hide.
-pub(crate) fn period(lines: &[&Line<'_>]) -> Option<usize> {
-    (1..=2)
-        .find(|&p| lines.len() > p && (0..lines.len() - p).all(|i| lines[i].same_as(lines[i + p])))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -450,15 +387,5 @@ mod tests {
         let best = found[0];
         assert_eq!((best.start, best.end), (1, 3));
         assert!(best.score > 90.0, "{best:?}");
-    }
-
-    #[test]
-    fn detects_periodic_blocks() {
-        let lines = Lines::of_snippet("x\ny\nx\ny\n");
-        let refs: Vec<_> = lines.all.iter().collect();
-        assert_eq!(period(&refs), Some(2));
-        let lines = Lines::of_snippet("x\ny\nz\n");
-        let refs: Vec<_> = lines.all.iter().collect();
-        assert_eq!(period(&refs), None);
     }
 }

@@ -221,11 +221,6 @@ impl IndentMap {
         }
     }
 
-    /// Whether the caller's indentation already is the file's.
-    pub(crate) fn is_identity(&self) -> bool {
-        self.identity
-    }
-
     /// The disk indentation for a new line indented with `indent` in the
     /// caller's frame. `paired` is the caller's and the disk's indentation of
     /// the line it replaces, if any.
@@ -262,7 +257,6 @@ mod tests {
     #[test]
     fn identical_indentation_is_kept_verbatim() {
         let map = IndentMap::new(&[("  ", "  "), ("    ", "    ")], &["  ", "    "], &[]);
-        assert!(map.is_identity());
         assert_eq!(map.map("\t  ", None), "\t  ");
     }
 
@@ -300,7 +294,6 @@ mod tests {
     #[test]
     fn spaces_become_the_file_s_tabs_even_after_an_exact_match() {
         let map = IndentMap::new(&[("\t", "\t")], &["\t", "\t\t"], &["    ", "        "]);
-        assert!(!map.is_identity());
         assert_eq!(map.map("    ", Some(("\t", "\t"))), "\t");
         assert_eq!(map.map("        ", None), "\t\t");
     }

@@ -54,33 +54,35 @@
 //! ```
 
 pub(crate) mod align;
-pub(crate) mod anchors;
 pub(crate) mod apply;
+pub(crate) mod artifacts;
 pub(crate) mod block;
 pub(crate) mod candidates;
+pub(crate) mod context;
+pub(crate) mod costs;
+pub(crate) mod decide;
 pub(crate) mod diff;
-pub(crate) mod elision;
 pub(crate) mod exact;
-pub(crate) mod gaps;
-pub(crate) mod holes;
+pub(crate) mod exact_edits;
 pub(crate) mod indent;
+pub(crate) mod likeness;
 pub(crate) mod literal;
-pub(crate) mod matcher;
-#[doc(hidden)]
-pub mod next;
+pub(crate) mod markers;
+pub(crate) mod merge;
 pub(crate) mod normalize;
 pub mod outcome;
-pub(crate) mod policy;
+pub(crate) mod places;
+pub(crate) mod plan;
+pub mod refusal;
+pub(crate) mod render;
+pub(crate) mod rows;
 pub(crate) mod score;
-pub(crate) mod skipped;
-pub(crate) mod stale;
-pub(crate) mod tokens;
-pub(crate) mod twice;
+pub(crate) mod verify;
 
 pub use outcome::{
-    Adjustment, Candidate, ConflictReason, LineRange, MatchKind, Plan, PlannedEdit, Refusal,
-    Splice, Strategy,
+    Adjustment, Candidate, LineRange, MatchKind, Plan, PlannedEdit, Splice, Strategy,
 };
+pub use refusal::{ConflictReason, Refusal, Unfound};
 
 /// The threshold used when the caller gives none.
 pub const DEFAULT_THRESHOLD: f64 = 0.9;
@@ -124,5 +126,5 @@ impl<'a> EditRequest<'a> {
 /// Finds where `request.search` is in `text` (a file's decoded text) and plans
 /// the edit, or says why it will not.
 pub fn plan_edit(text: &str, request: &EditRequest<'_>) -> Result<Plan, Refusal> {
-    matcher::plan(text, request)
+    plan::plan(text, request)
 }

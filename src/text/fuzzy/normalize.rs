@@ -87,16 +87,6 @@ pub(crate) fn canonical(line: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// The same line with only whitespace normalized (runs collapsed, ends
-/// trimmed) and look-alikes left alone, to tell Unicode drift from whitespace
-/// drift.
-pub(crate) fn whitespace_collapsed(line: &str) -> String {
-    line.split(|c: char| c.is_whitespace())
-        .filter(|part| !part.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 /// The leading spaces and tabs of a line.
 pub(crate) fn indent_of(line: &str) -> &str {
     let end = line

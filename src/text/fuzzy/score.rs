@@ -1,7 +1,7 @@
 //! Scores between a search block and a stretch of the file, from 0 to 100.
 //!
 //! Both sides are compared in canonical form (see
-//! [`crate::text::fuzzy::normalize`]), non-blank lines joined with `\n`, with
+//! [`super::normalize`]), non-blank lines joined with `\n`, with
 //! rapidfuzz's Indel distance: the number of characters to insert or delete to
 //! turn one into the other (a substituted character costs 2). The score is
 //! `100 * (1 - distance / (len_a + len_b))`, rapidfuzz's `ratio`, floored to one
@@ -12,7 +12,6 @@
 //! at most 99.9.
 
 use rapidfuzz::distance::indel;
-use rapidfuzz::fuzz;
 
 use super::block::Line;
 
@@ -57,26 +56,12 @@ pub(crate) fn score_of(distance: usize, len_a: usize, len_b: usize) -> f64 {
     ((raw * 10.0).floor() / 10.0).clamp(0.0, TOLERANT_MAX)
 }
 
-/// Similarity of two lines in canonical form, 0.0 to 1.0.
-pub(crate) fn line_similarity(a: &Line<'_>, b: &Line<'_>) -> f64 {
-    if a.same_as(b) {
-        return 1.0;
-    }
-    fuzz::ratio(a.canon.chars(), b.canon.chars())
-}
-
 /// Indel distance of two lines in canonical form.
 pub(crate) fn line_distance(a: &Line<'_>, b: &Line<'_>) -> usize {
     if a.same_as(b) {
         return 0;
     }
     indel::distance(a.canon.chars(), b.canon.chars())
-}
-
-/// Whether two lines are at most a typo or two apart (about 5% of their
-/// length, and at least two substituted characters).
-pub(crate) fn within_typos(a: &Line<'_>, b: &Line<'_>) -> bool {
-    line_distance(a, b) <= ((a.chars + b.chars) / 20).max(4)
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 use rapidfuzz::distance::indel;
 
 use super::likeness::tokens;
-use crate::text::fuzzy::normalize::{canonical, indent_of, key_hash, width};
+use super::normalize::{canonical, indent_of, key_hash, width};
 use crate::text::lines::{Eol, LineIndex};
 
 /// One line.

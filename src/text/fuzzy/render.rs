@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use super::merge::{Anchor, Merged, Out};
 use super::rows::Row;
-use crate::text::fuzzy::indent::{Hints, IndentMap, step};
+use super::indent::{Hints, IndentMap, step};
 use crate::text::lines::{Eol, LineIndex};
 
 /// What the region becomes.

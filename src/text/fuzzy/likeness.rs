@@ -128,9 +128,16 @@ pub(crate) fn is_typo(a: &str, b: &str) -> bool {
     }
     let (pa, pb) = (parts(a), parts(b));
     if pa.len() != pb.len() {
-        // A typo that joins or splits parts (`max_size`, `maxsize`) only in
-        // a long word of one part on one side.
-        return pa.len().min(pb.len()) == 1 && a.chars().count().min(b.chars().count()) >= 8;
+        // Parts joined or split (`max_size`, `maxsize`, `maxSize`) and
+        // nothing else: a part gained (`sizeQ`, `size_zz`) makes another
+        // name.
+        let letters = |w: &str| -> String {
+            w.chars()
+                .filter(|c| *c != '_')
+                .flat_map(char::to_lowercase)
+                .collect()
+        };
+        return letters(a) == letters(b);
     }
     pa.iter().zip(&pb).all(|(x, y)| x == y || typo_apart(x, y))
 }
@@ -262,6 +269,9 @@ mod tests {
             likeness("fn syscall6_readonly(", "fn syscall5_readonly("),
             Likeness::Differs
         );
+        assert_eq!(likeness("let schedules = 1;", "let schedulesQ = 1;"), Likeness::Differs);
+        assert_eq!(likeness("let digest = 1;", "let digest_zz = 1;"), Likeness::Differs);
+        assert_eq!(likeness("let max_size = 1;", "let maxsize = 1;"), Likeness::Noise);
         assert_eq!(
             likeness("connect(host, port)", "connect(hostname, port)"),
             Likeness::Differs

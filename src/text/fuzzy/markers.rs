@@ -7,7 +7,7 @@
 
 use std::collections::HashSet;
 
-use crate::text::fuzzy::normalize::canonical;
+use super::normalize::canonical;
 
 /// Comment leaders that may introduce a marker.
 const LEADERS: [&str; 9] = ["<!--", "{/*", "/*", "//", "#", "--", ";", "%", "'"];

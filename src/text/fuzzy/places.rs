@@ -12,9 +12,9 @@ use super::context::Ctx;
 use super::costs::COSTS;
 use super::likeness::{Likeness, likeness};
 use super::rows::{self, Comparer, Row};
-use crate::text::fuzzy::block::Lines as BlockLines;
-use crate::text::fuzzy::candidates::Probe;
-use crate::text::fuzzy::outcome::Adjustment;
+use super::block::Lines as BlockLines;
+use super::candidates::Probe;
+use super::outcome::Adjustment;
 
 /// One reading, ready to be aligned.
 pub(crate) struct Prepared<'a> {

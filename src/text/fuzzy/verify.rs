@@ -104,6 +104,8 @@ pub(crate) struct Check<'a> {
     pub new_order: Vec<&'a str>,
     /// Keys of the file's lines in and around the region.
     pub nearby: Vec<&'a str>,
+    /// The same lines after the edit.
+    pub nearby_after: Vec<&'a str>,
     /// The bytes the plan replaces, and the region's bytes, in the file.
     pub splice: Range<usize>,
     pub region: Range<usize>,
@@ -178,9 +180,12 @@ impl Check<'_> {
             }
         }
         self.in_place()?;
+        // Around the region too: a line the caller removes that the plan
+        // leaves just outside it was the caller's line, and the plan's place
+        // is not the caller's.
         for line in &caller_removed {
-            if copies(&self.after, line) > copies(&self.new, line)
-                && copies(&self.before, line) >= copies(&self.search, line)
+            if copies(&self.nearby_after, line) > copies(&self.new, line)
+                && copies(&self.nearby, line) >= copies(&self.search, line)
             {
                 return Err(format!(
                     "`{}`, which new_content removes, would stay in the file",
@@ -233,6 +238,14 @@ impl Check<'_> {
     }
 }
 
+/// The keys of the rows with text.
+pub(crate) fn keys<'a>(rows: &'a [Row<'_>]) -> Vec<&'a str> {
+    rows.iter()
+        .filter(|r| !r.is_blank())
+        .map(|r| r.key.as_str())
+        .collect()
+}
+
 /// The keys of rows in order, blank lines left out and markers as
 /// [`MARKER`].
 pub(crate) fn order_of<'a>(rows: &'a [Row<'a>], markers: &[bool]) -> Vec<&'a str> {
@@ -269,6 +282,7 @@ mod tests {
             new: new.to_vec(),
             new_order: new.to_vec(),
             nearby: before.to_vec(),
+            nearby_after: after.to_vec(),
             splice: 10..20,
             region: 10..20,
             elided: true,
@@ -341,6 +355,7 @@ mod tests {
             new: vec![],
             new_order: vec![],
             nearby: vec![],
+            nearby_after: vec![],
             splice: 5..20,
             region: 10..20,
             elided: false,
@@ -380,6 +395,7 @@ mod tests {
             new: vec!["a", "audit cache 325", "b"],
             new_order: vec!["a", "audit cache 325", "b"],
             nearby: vec!["a", "audit cache 324", "b"],
+            nearby_after: vec!["a", "audit cache 325", "b"],
             splice: 10..20,
             region: 10..20,
             elided: false,

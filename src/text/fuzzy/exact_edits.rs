@@ -9,10 +9,10 @@ use super::apply::{self, Found};
 use super::context::Ctx;
 use super::places::{Place, Prepared};
 use super::refusal::{ConflictReason, Refusal};
-use crate::text::fuzzy::diff::unified;
-use crate::text::fuzzy::exact::{self, Occurrence};
-use crate::text::fuzzy::literal::literal;
-use crate::text::fuzzy::outcome::{
+use super::diff::unified;
+use super::exact::{self, Occurrence};
+use super::literal::literal;
+use super::outcome::{
     Adjustment, Candidate, LineRange, MatchKind, PlannedEdit, Splice,
 };
 use crate::text::lines::Eol;

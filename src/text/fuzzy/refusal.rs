@@ -8,7 +8,7 @@ use std::fmt;
 use serde::Serialize;
 
 use crate::text::excerpt::brief;
-use crate::text::fuzzy::outcome::{Candidate, LineRange};
+use super::outcome::{Candidate, LineRange};
 
 /// Why no edit was made.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -92,6 +92,15 @@ pub enum Unfound {
         /// with, if any), 1-based.
         lines: Vec<(usize, Option<usize>)>,
     },
+    /// The words `search_context` misspells share one character change:
+    /// the caller's texts went through a transformation, so the lines
+    /// `new_content` adds carry it too.
+    Transformed {
+        /// The change, as `search -> file`.
+        change: String,
+        /// The words, as (in `search_context`, in the file).
+        words: Vec<(String, String)>,
+    },
     /// A trace of how the text reached us (line numbers, escapes) is on some
     /// lines of `search_context` and not on others.
     Inconsistent {
@@ -142,6 +151,12 @@ impl Refusal {
             Refusal::Ambiguous { .. } => &[
                 "Add lines around the change that occur only at the intended place.",
                 "Use strategy \"replace_all\" to change every place.",
+            ],
+            Refusal::NotFound {
+                reason: Some(Unfound::Transformed { .. }),
+                ..
+            } => &[
+                "Copy search_context and new_content from the file as it is: every changed word shows the same character change, which new_content's new lines would carry into the file.",
             ],
             Refusal::NotFound {
                 reason: Some(Unfound::Inconsistent { .. }),
@@ -247,6 +262,26 @@ impl fmt::Display for Refusal {
                 candidates.len(),
                 list(candidates)
             ),
+            Refusal::NotFound {
+                best,
+                reason: Some(Unfound::Transformed { change, words }),
+                ..
+            } => {
+                let shown: Vec<String> = words
+                    .iter()
+                    .take(LISTED)
+                    .map(|(a, b)| format!("`{a}` for `{b}`"))
+                    .collect();
+                write!(
+                    f,
+                    "search_context comes closest to lines {}, but its words differ from the \
+                     file's by one character change made in several words ({change}: {}), so \
+                     the text went through a transformation and the lines new_content adds \
+                     would carry it. Nothing was changed.",
+                    best.as_ref().map_or_else(String::new, |b| b.lines.to_string()),
+                    shown.join(", ")
+                )
+            }
             Refusal::NotFound {
                 reason: Some(Unfound::Inconsistent { seen }),
                 ..

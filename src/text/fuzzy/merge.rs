@@ -71,6 +71,42 @@ pub(crate) enum Clash {
     /// Lines `new_content` keeps that the file contradicts, as (search line,
     /// file line it was paired with, if any).
     KeptDiffer(Vec<(usize, Option<usize>)>),
+    /// The search's typos are one character change made in several words:
+    /// the caller's texts went through a transformation, as (the change,
+    /// the words as searched and as in the file).
+    Transformed((char, char), Vec<(String, String)>),
+}
+
+/// A character change that typos of two different words share: typos are
+/// independent slips, one change made everywhere is a transformation of
+/// the text, and `new_content` went through it too.
+fn systematic(typos: &[(String, String)]) -> Option<((char, char), Vec<(String, String)>)> {
+    let mut seen: Vec<((char, char), Vec<(String, String)>)> = Vec::new();
+    for (a, b) in typos {
+        let (ca, cb): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+        if ca.len() != cb.len() {
+            continue;
+        }
+        let mut changes: Vec<(char, char)> = ca
+            .iter()
+            .zip(&cb)
+            .filter(|(x, y)| x != y)
+            .map(|(x, y)| (*x, *y))
+            .collect();
+        changes.sort_unstable();
+        changes.dedup();
+        for change in changes {
+            match seen.iter_mut().find(|(c, _)| *c == change) {
+                Some((_, words)) => {
+                    if !words.iter().any(|(w, _)| w == a) {
+                        words.push((a.clone(), b.clone()));
+                    }
+                }
+                None => seen.push((change, vec![(a.clone(), b.clone())])),
+            }
+        }
+    }
+    seen.into_iter().find(|(_, words)| words.len() >= 2)
 }
 
 /// The three texts and how two pairs of them line up.
@@ -221,6 +257,9 @@ impl Sides<'_, '_> {
             return Err(Clash::MarkerInNew { t });
         }
 
+        if let Some((change, words)) = systematic(&typo_words) {
+            return Err(Clash::Transformed(change, words));
+        }
         if let Some(clash) = self.unclear_blank_run(&ours, &side, &base_of) {
             return Err(clash);
         }

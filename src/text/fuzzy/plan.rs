@@ -10,10 +10,10 @@ use super::decide::{self, Decision};
 use super::exact_edits;
 use super::places::{Place, Prepared};
 use super::refusal::{ConflictReason, Refusal, Unfound};
-use crate::text::fuzzy::EditRequest;
-use crate::text::fuzzy::exact;
-use crate::text::fuzzy::normalize::LfText;
-use crate::text::fuzzy::outcome::{Candidate, Plan, PlannedEdit, Strategy};
+use super::EditRequest;
+use super::exact;
+use super::normalize::LfText;
+use super::outcome::{Candidate, Plan, PlannedEdit, Strategy};
 
 /// Plans `request` against `text`.
 pub(crate) fn plan(text: &str, request: &EditRequest<'_>) -> Result<Plan, Refusal> {

@@ -6,10 +6,10 @@ use std::ops::Range;
 use super::markers::Markers;
 use super::render::Rendered;
 use super::rows::{self, Row};
-use crate::text::fuzzy::EditRequest;
-use crate::text::fuzzy::block::Lines as BlockLines;
-use crate::text::fuzzy::diff::unified;
-use crate::text::fuzzy::outcome::{Adjustment, Candidate, LineRange, PlannedEdit, Splice};
+use super::EditRequest;
+use super::block::Lines as BlockLines;
+use super::diff::unified;
+use super::outcome::{Adjustment, Candidate, LineRange, PlannedEdit, Splice};
 use crate::text::lines::LineIndex;
 
 /// The file and the request.
