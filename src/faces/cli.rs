@@ -69,7 +69,7 @@ pub struct ServerOptions {
     #[arg(long, value_name = "ADDR", env = "MCP_TEXT_HTTP")]
     pub http: Option<String>,
 
-    /// Comma-separated toolsets to switch on: text, files, code, editor, history, batch, links, or all.
+    /// Comma-separated toolsets to switch on: text, files, code, editor, history, batch, links, patch, or all.
     #[arg(
         long,
         value_name = "LIST",
@@ -232,7 +232,7 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
 }
 
 /// The toolsets `--toolsets` accepts, for messages.
-const TOOLSET_NAMES: &str = "text, files, code, editor, history, batch, links";
+const TOOLSET_NAMES: &str = "text, files, code, editor, history, batch, links, patch";
 
 /// Parses `--toolsets`.
 pub fn parse_toolsets(spec: &str) -> Result<Vec<Toolset>, String> {

@@ -17,6 +17,7 @@ pub mod indent;
 pub mod lines;
 pub mod literal;
 pub mod markdown;
+pub mod patch;
 pub mod plain;
 pub mod range_patch;
 pub mod syntax;

@@ -4,6 +4,7 @@
 //! offers and calls them by name.
 
 pub mod advice;
+pub mod apply_patch;
 pub mod args;
 pub mod batch;
 pub mod broken_links;
@@ -27,6 +28,7 @@ pub mod remove_file;
 pub mod replace_across;
 pub mod schema;
 pub mod scope;
+pub mod syntax_gate;
 pub mod target;
 pub mod templates;
 pub mod text_inspect;

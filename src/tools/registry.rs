@@ -15,6 +15,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use serde_json::Value;
 
+use super::apply_patch::ApplyPatch;
 use super::batch::Batch;
 use super::check_links::CheckLinks;
 use super::context::ToolContext;
@@ -62,6 +63,7 @@ pub fn all_tools() -> Vec<ToolEntry> {
         ToolEntry::of::<UndoEdit>(),
         ToolEntry::of::<Batch>(),
         ToolEntry::of::<CheckLinks>(),
+        ToolEntry::of::<ApplyPatch>(),
     ]
 }
 

@@ -32,11 +32,13 @@ pub enum Toolset {
     Batch,
     /// CheckLinks.
     Links,
+    /// ApplyPatch.
+    Patch,
 }
 
 impl Toolset {
     /// Every toolset.
-    pub const ALL: [Toolset; 7] = [
+    pub const ALL: [Toolset; 8] = [
         Toolset::Text,
         Toolset::Files,
         Toolset::Code,
@@ -44,6 +46,7 @@ impl Toolset {
         Toolset::History,
         Toolset::Batch,
         Toolset::Links,
+        Toolset::Patch,
     ];
 
     /// The toolsets on when `--toolsets` is not given.
@@ -66,6 +69,7 @@ impl Toolset {
             Toolset::History => "history",
             Toolset::Batch => "batch",
             Toolset::Links => "links",
+            Toolset::Patch => "patch",
         }
     }
 
