@@ -20,6 +20,7 @@ pub mod markdown;
 pub mod patch;
 pub mod plain;
 pub mod range_patch;
+pub mod symbol;
 pub mod syntax;
 pub mod targets;
 pub mod template;

@@ -28,6 +28,7 @@ pub mod remove_file;
 pub mod replace_across;
 pub mod schema;
 pub mod scope;
+pub mod symbol_target;
 pub mod syntax_gate;
 pub mod target;
 pub mod templates;
