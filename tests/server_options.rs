@@ -207,10 +207,7 @@ fn toolsets_pick_the_tools() {
         Vec::<String>::new()
     );
     assert_eq!(names(&tools_json(&["--toolsets", "all"])).len(), 21);
-    assert_eq!(
-        names(&tools_json(&["--toolsets", "patch"])),
-        ["ApplyPatch"]
-    );
+    assert_eq!(names(&tools_json(&["--toolsets", "patch"])), ["ApplyPatch"]);
     let bad = std::process::Command::new(BIN)
         .args(["tools", "--toolsets", "text,nope"])
         .output()

@@ -298,6 +298,17 @@ impl Placement {
     }
 }
 
+/// How a hunk's old lines are indented where they match up to whitespace.
+enum Indentation {
+    /// Most have the file's indentation: its lines are in the file's.
+    Agrees,
+    /// All are indented otherwise by the same amount (two lines or more):
+    /// the hunk was written with another indentation.
+    Shifted,
+    /// Neither: how its added lines should be indented is unclear.
+    Unclear,
+}
+
 /// What looking for a hunk in one stretch of lines found.
 enum Found {
     Placed(Placement),
@@ -529,11 +540,29 @@ impl<'t> File<'t> {
             .filter(|&s| !hunk.at_end || self.ends_file(s + k - 1))
             .collect();
         match loose.as_slice() {
-            [one] if self.indents_agree(&old, *one) => {
-                return Found::Placed(Placement {
-                    kind: MatchKind::Whitespace,
-                    ..self.exact(hunk, *one)
-                });
+            [one] => {
+                let one = *one;
+                let adds = hunk.lines.iter().any(|l| l.kind == LineKind::Added);
+                return match self.indentation(&old, one) {
+                    Indentation::Agrees => Found::Placed(Placement {
+                        kind: MatchKind::Whitespace,
+                        ..self.exact(hunk, one)
+                    }),
+                    _ if !adds => Found::Placed(Placement {
+                        kind: MatchKind::Whitespace,
+                        ..self.exact(hunk, one)
+                    }),
+                    // The whole hunk is indented otherwise: the matcher
+                    // re-indents its new lines to the file.
+                    Indentation::Shifted => self.tolerant(hunk, one, one + k - 1),
+                    Indentation::Unclear => Found::Missing(Why::Refused {
+                        message: format!(
+                            "its old lines are at lines {}-{} up to whitespace, but their indentation differs from the file's too unevenly to tell how its added lines should be indented",
+                            one,
+                            one + k - 1
+                        ),
+                    }),
+                };
             }
             [_, _, ..] => {
                 return Found::Ambiguous(
@@ -551,19 +580,27 @@ impl<'t> File<'t> {
         }
     }
 
-    /// Whether most of the non-blank `old` lines have the indentation of
-    /// the file lines from `start` on: then the hunk's own lines are in the
-    /// file's indentation, and its added lines go in as written.
-    fn indents_agree(&self, old: &[&str], start: usize) -> bool {
+    /// How the indentation of the non-blank `old` lines compares with the
+    /// file lines from `start` on.
+    fn indentation(&self, old: &[&str], start: usize) -> Indentation {
         let (mut same, mut all) = (0, 0);
+        let mut shifts: Vec<isize> = Vec::new();
         for (j, line) in old.iter().enumerate() {
             if line.trim().is_empty() {
                 continue;
             }
+            let file = self.line(start + j);
             all += 1;
-            same += usize::from(indent_of(line) == indent_of(self.line(start + j)));
+            same += usize::from(indent_of(line) == indent_of(file));
+            shifts.push(indent_width(line) as isize - indent_width(file) as isize);
         }
-        2 * same > all
+        if 2 * same > all {
+            Indentation::Agrees
+        } else if same == 0 && shifts.len() >= 2 && shifts.iter().all(|&d| d == shifts[0]) {
+            Indentation::Shifted
+        } else {
+            Indentation::Unclear
+        }
     }
 
     /// Whether only blank lines follow line `n`.
@@ -949,6 +986,42 @@ mod tests {
         let diff = "--- a/f\n+++ b/f\n@@ -1 +1 @@\n-head\n+HEAD\n@@ -6,2 +6,3 @@\n }\n+added\n \n@@ -9 +10 @@\n-tail\n+TAIL\n";
         let err = unified(diff, file).unwrap_err();
         assert_eq!(err.hunk, 1);
+    }
+
+    #[test]
+    fn identical_hunks_are_pinned_by_their_distance_when_nothing_else_is_placed() {
+        let file = "a\nx\ny\n\nb\nx\ny\n";
+        for shift in [0, 30] {
+            let diff = format!(
+                "--- a/f\n+++ b/f\n@@ -{},2 +{},3 @@\n x\n+z\n y\n@@ -{},2 +{},3 @@\n x\n+z\n y\n",
+                2 + shift,
+                2 + shift,
+                6 + shift,
+                7 + shift
+            );
+            let out = unified(&diff, file).unwrap();
+            assert_eq!(out.text, "a\nx\nz\ny\n\nb\nx\nz\ny\n");
+        }
+        // One such hunk alone fits both places: refused.
+        let err = unified("--- a/f\n+++ b/f\n@@ -2,2 +2,3 @@\n x\n+z\n y\n", file).unwrap_err();
+        assert!(matches!(err.why, Why::Ambiguous { .. }));
+    }
+
+    #[test]
+    fn whitespace_drift_keeps_the_added_lines_as_written_unless_indentation_is_unclear() {
+        let file = "fn f() {\n    let a = 1;\n    let b = 2;\n}\n";
+        let out = codex(
+            "@@\n     let a = 1;  \n+    let c = 3;\n     let b = 2;",
+            file,
+        )
+        .unwrap();
+        assert_eq!(
+            out.text,
+            "fn f() {\n    let a = 1;\n    let c = 3;\n    let b = 2;\n}\n"
+        );
+        // One old line, indented otherwise: the added line's depth is a guess.
+        let err = codex("@@\n+    let c = 3;\n let b = 2;", file).unwrap_err();
+        assert!(matches!(err.why, Why::Refused { .. }), "{:?}", err.why);
     }
 
     #[test]
