@@ -119,6 +119,16 @@ pub fn parse(lines: &[PatchLine<'_>]) -> Result<Vec<FileChange>, PatchSyntaxErro
     Ok(files)
 }
 
+/// Whether `line` is one of the format's `***` lines, spaces around it
+/// allowed (a hunk line that starts with `***` is no context line).
+fn is_marker(line: &str) -> bool {
+    let t = line.trim();
+    line.starts_with("***")
+        || [ADD, DELETE, UPDATE, MOVE, END_OF_FILE, END]
+            .iter()
+            .any(|m| t.starts_with(m))
+}
+
 fn trim_blank<'l, 'a>(lines: &'l [PatchLine<'a>]) -> &'l [PatchLine<'a>] {
     let start = lines
         .iter()
@@ -184,7 +194,7 @@ fn hunks(lines: &[PatchLine<'_>], path: &str) -> Result<(Vec<Hunk>, usize), Patc
     let mut raw_empty_tail = 0usize;
     for line in lines {
         let text = line.text;
-        if text.starts_with("***") {
+        if is_marker(text) {
             if text.trim() == END_OF_FILE {
                 let Some(hunk) = current.as_mut().filter(|h| !h.lines.is_empty()) else {
                     return Err(PatchSyntaxError::at(
@@ -326,6 +336,17 @@ mod tests {
         assert!(no_lines.message.contains("no lines"), "{no_lines}");
         let header = parse("*** Begin Patch\n*** Rename File: a\n*** End Patch").unwrap_err();
         assert!(header.message.contains("not a file header"), "{header}");
+    }
+
+    #[test]
+    fn markers_padded_with_spaces_are_still_markers() {
+        let patch = parse(
+            "*** Begin Patch \n*** Update File: a\n@@\n-one\n+two\n  *** Update File: b\n@@\n-x\n+y\n *** End Patch\n",
+        )
+        .unwrap();
+        let paths: Vec<&str> = patch.files.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(paths, ["a", "b"]);
+        assert_eq!(kinds(&patch.files[0].hunks[0]), "-+");
     }
 
     #[test]

@@ -316,6 +316,11 @@ fn own_parts(item: &OutlineItem) -> Vec<Vec<String>> {
             .collect();
     }
     let mut names = vec![name.to_string(), without_generics(name)];
+    // A TOML table `[deps]` (or array of tables `[[bin]]`) is also `deps`.
+    let bare = name.trim_start_matches('[').trim_end_matches(']');
+    if bare.len() < name.len() && !bare.is_empty() {
+        names.push(bare.to_string());
+    }
     names.dedup();
     vec![names]
 }
@@ -491,6 +496,133 @@ mod tests {
             find(Language::Rust, rs, &q("impl Calc")).unwrap().kind,
             OutlineKind::Impl
         );
+    }
+
+    /// Every language the server parses: a definition read whole (doc
+    /// comment included) and, where it has one, its body.
+    #[test]
+    fn every_language_finds_its_definitions() {
+        use super::edit::{Part, symbol_lines};
+        use crate::text::document::Document;
+        let cases: &[(Language, &str, &str, (usize, usize), Option<(usize, usize)>)] = &[
+            (
+                Language::Rust,
+                "/// Adds.\nfn add() {\n    1\n}\n",
+                "add",
+                (1, 4),
+                Some((3, 3)),
+            ),
+            (
+                Language::Python,
+                "# Adds.\ndef add():\n    return 1\n",
+                "add",
+                (1, 3),
+                Some((3, 3)),
+            ),
+            (
+                Language::Go,
+                "package m\n\n// Adds.\nfunc add() int {\n\treturn 1\n}\n",
+                "add",
+                (3, 6),
+                Some((5, 5)),
+            ),
+            (
+                Language::JavaScript,
+                "// Adds.\nfunction add(a) {\n  return a;\n}\n",
+                "add",
+                (1, 4),
+                Some((3, 3)),
+            ),
+            (
+                Language::TypeScript,
+                "/** Adds. */\nexport function add(a: number) {\n  return a;\n}\n",
+                "fn add",
+                (1, 4),
+                Some((3, 3)),
+            ),
+            (
+                Language::Tsx,
+                "export function App() {\n  return <div />;\n}\n",
+                "App",
+                (1, 3),
+                Some((2, 2)),
+            ),
+            (
+                Language::C,
+                "/* Adds. */\nint add(int a) {\n    return a;\n}\n",
+                "add",
+                (1, 4),
+                Some((3, 3)),
+            ),
+            (
+                Language::Cpp,
+                "namespace calc {\n// Adds.\nint add(int a) {\n  return a;\n}\n}\n",
+                "calc.add",
+                (2, 5),
+                Some((4, 4)),
+            ),
+            (
+                Language::Java,
+                "class Calc {\n    /** Adds. */\n    int add(int a) {\n        return a;\n    }\n}\n",
+                "Calc.add",
+                (2, 5),
+                Some((4, 4)),
+            ),
+            (
+                Language::Bash,
+                "# Greets.\ngreet() {\n  echo hi\n}\n",
+                "greet",
+                (1, 4),
+                Some((3, 3)),
+            ),
+            (
+                Language::Css,
+                "/* Buttons. */\n.btn {\n  color: red;\n}\n",
+                ".btn",
+                (1, 4),
+                Some((3, 3)),
+            ),
+            (
+                Language::Html,
+                "<p>x</p>\n<h1>Title</h1>\n",
+                "Title",
+                (2, 2),
+                None,
+            ),
+            (
+                Language::Json,
+                "{\n  \"name\": \"x\",\n  \"deps\": {\n    \"a\": 1\n  }\n}\n",
+                "deps",
+                (3, 5),
+                None,
+            ),
+            (
+                Language::Yaml,
+                "name: x\ndeps:\n  a: 1\n",
+                "deps",
+                (2, 3),
+                None,
+            ),
+            (
+                Language::Toml,
+                "# Deps.\n[deps]\na = 1\n",
+                "deps",
+                (1, 3),
+                None,
+            ),
+        ];
+        for (language, text, query, whole, body) in cases {
+            let doc = Document::decode(text.as_bytes().to_vec(), None).unwrap();
+            let symbol = find(*language, text, &q(query))
+                .unwrap_or_else(|e| panic!("{language:?} {query}: {e}"));
+            let lines = symbol_lines(&doc, *language, &symbol, Part::Whole).unwrap();
+            assert_eq!((lines.start, lines.end), *whole, "{language:?} {query}");
+            let inner = symbol_lines(&doc, *language, &symbol, Part::Body)
+                .ok()
+                .map(|l| (l.start, l.end));
+            assert_eq!(inner, *body, "{language:?} {query} body");
+        }
+        assert_eq!(Language::ALL.len(), cases.len());
     }
 
     #[test]
