@@ -146,6 +146,22 @@ fn crlf_bom_and_a_missing_final_newline_survive_a_patch() {
 }
 
 #[test]
+fn a_utf16_file_stays_utf16_with_its_bom() {
+    let vault = Vault::new();
+    let utf16 = |text: &str| -> Vec<u8> {
+        let mut bytes = vec![0xff, 0xfe];
+        bytes.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
+        bytes
+    };
+    vault.write("w.txt", utf16("caf\u{e9}\r\nthé\r\n"));
+    vault.ok(
+        "ApplyPatch",
+        json!({"patch": "--- a/w.txt\n+++ b/w.txt\n@@ -1,2 +1,2 @@\n café\n-thé\n+tea\n"}),
+    );
+    assert_eq!(vault.read("w.txt"), utf16("caf\u{e9}\r\ntea\r\n"));
+}
+
+#[test]
 fn a_unified_diff_adds_deletes_renames_and_edits() {
     let vault = Vault::new();
     vault.write("a.txt", "alpha\nbeta\ngamma\n");
