@@ -119,11 +119,9 @@ impl Tool for ApplyPatch {
     const EFFECTS: Effects = Effects::EDITS;
 
     fn description() -> &'static str {
-        "Applies a patch over one or more files, all or nothing, as one change (one UndoEdit). Takes Codex's format (*** Begin Patch, *** Add File / *** Delete File / *** Update File with *** Move to, @@ lines naming the enclosing class or function, ' ', '-', '+' lines, *** End of File, *** End Patch) and unified diffs (git diff output, with new, deleted and renamed files).\n\
+        "Applies a patch to one or more files as one change, all or nothing (one UndoEdit). Takes Codex's format (*** Begin Patch, *** Add/Delete/Update File, *** Move to, @@ lines naming the enclosing class or function, *** End Patch) and unified diffs (git diff, with new, deleted and renamed files). Each hunk is placed by its context and removed lines, never by line numbers alone; a missing or ambiguous hunk refuses the whole patch, naming it. dryRun returns each file's diff. For one edit, use edit_code.\n\
 \n\
-Each hunk is found by its context and removed lines, tolerating whitespace drift; line numbers never decide alone. A hunk that is missing or fits several places refuses the whole patch, naming it with the closest lines. dryRun: true returns each file's diff.\n\
-\n\
-Example: patch=\"*** Begin Patch\\n*** Update File: src/app.py\\n@@ def greet():\\n-    print('Hi')\\n+    print('Hello')\\n*** End Patch\". For one edit, edit_code is simpler."
+Example: patch=\"*** Begin Patch\\n*** Update File: app.py\\n@@ def greet():\\n-    print('Hi')\\n+    print('Hello')\\n*** End Patch\""
     }
 
     fn run(ctx: &ToolContext, params: ApplyPatchParams) -> Result<ApplyPatchOutput, ToolError> {
