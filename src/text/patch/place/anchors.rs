@@ -5,31 +5,33 @@ use super::matching::squash;
 use super::{File, Why};
 
 impl File<'_> {
-    /// The blocks of the lines that read like each anchor in turn, at or
-    /// below `floor`: `(first, last)` line ranges.
+    /// The lines that read like each anchor in turn (each inside the block
+    /// of the one before), at or below `floor`, with the last line of each
+    /// one's block: `(anchor line, last line)`.
     pub(super) fn scopes(
         &self,
         anchors: &[String],
         floor: usize,
     ) -> Result<Vec<(usize, usize)>, Why> {
-        let mut regions = vec![(floor, self.count())];
+        let mut stretches = vec![(floor, self.count())];
+        let mut found = Vec::new();
         for anchor in anchors {
-            let mut next = Vec::new();
-            for &(lo, hi) in &regions {
+            found = Vec::new();
+            for &(lo, hi) in &stretches {
                 for n in lo..=hi {
                     if anchor_matches(self.line(n), anchor) {
-                        next.push((n + 1, self.block_end(n).min(hi)));
+                        found.push((n, self.block_end(n).min(hi)));
                     }
                 }
             }
-            if next.is_empty() {
+            if found.is_empty() {
                 return Err(Why::AnchorNotFound {
                     anchor: anchor.clone(),
                 });
             }
-            regions = next;
+            stretches = found.iter().map(|&(n, end)| (n + 1, end)).collect();
         }
-        Ok(regions)
+        Ok(found)
     }
 
     /// The line below the first line that reads like each anchor in turn.

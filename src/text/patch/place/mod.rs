@@ -6,10 +6,12 @@
 //! 1. Hunks are placed in patch order, each below the one before it.
 //! 2. Codex `@@ text` lines narrow the place first: each names a line (equal
 //!    once trimmed, or its start up to a word boundary: `@@ def f` names
-//!    `def f(self):`), and the hunk is looked for inside that line's block
+//!    `def f(self):`), and the hunk is looked for in that line and its block
 //!    (the deeper-indented lines below it, with a closing bracket; a Markdown
-//!    heading's section). When no block holds it, below the first such line,
-//!    as Codex itself does.
+//!    heading's section). Only where the named lines open no block (a
+//!    decorator, a label) is it looked for below the first of them, as Codex
+//!    itself does; a hunk its block does not hold is refused, never looked
+//!    for further down.
 //! 3. Where the old lines occur whole and exactly (up to line endings), they
 //!    are the place: one occurrence is applied, several are ambiguous. Then
 //!    the same with runs of whitespace ignored: one such place is applied
@@ -294,9 +296,9 @@ impl<'t> File<'t> {
         places.dedup();
         match (placements.len(), places.len()) {
             (1, 1) => Ok(placements.pop().expect("one")),
-            (_, 0) if !hunk.anchors.is_empty() => {
-                // No block of the `@@` lines holds it: below the first line
-                // that reads like each, as Codex reads them.
+            (_, 0) if !hunk.anchors.is_empty() && regions.iter().all(|&(n, end)| end <= n) => {
+                // The `@@` lines open no blocks (a decorator, a label): below
+                // the first line that reads like each, as Codex reads them.
                 match self.find(hunk, self.below_anchors(&hunk.anchors, floor), count) {
                     Found::Placed(p) => Ok(p),
                     Found::Ambiguous(places) => Err(Why::Ambiguous { places }),
@@ -316,16 +318,12 @@ impl<'t> File<'t> {
     fn insertion(&self, hunk: &Hunk, floor: usize) -> Result<Placement, Why> {
         let count = self.count();
         let at = if !hunk.anchors.is_empty() {
-            let regions = self.scopes(&hunk.anchors, floor)?;
-            let starts: Vec<usize> = regions.iter().map(|r| r.0).collect();
-            match starts.as_slice() {
-                [one] => *one,
+            let scopes = self.scopes(&hunk.anchors, floor)?;
+            match scopes.as_slice() {
+                [(anchor, _)] => anchor + 1,
                 _ => {
                     return Err(Why::Ambiguous {
-                        places: starts
-                            .iter()
-                            .map(|&s| LineSpan::new(s - 1, s - 1))
-                            .collect(),
+                        places: scopes.iter().map(|&(n, _)| LineSpan::new(n, n)).collect(),
                     });
                 }
             }

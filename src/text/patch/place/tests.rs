@@ -60,6 +60,25 @@ fn anchors_pick_the_block_and_an_unanchored_repeat_is_ambiguous() {
 }
 
 #[test]
+fn a_hunk_its_anchors_block_does_not_hold_is_refused_not_looked_for_below() {
+    let file = "def f():\n    x = 1\n    return x\n\n\ndef g():\n    x = 2\n    return x\n";
+    // The stale line is in f; an exact copy of the other lines is in g.
+    let err = codex(
+        "@@ def f():\n     x = 3\n-    return x\n+    return -x",
+        file,
+    )
+    .unwrap_err();
+    assert_eq!(err.hunk, 0);
+    // The anchor line itself may be part of the hunk.
+    let out = codex("@@ def g():\n-def g():\n+def h():\n     x = 2", file).unwrap();
+    assert!(out.text.contains("def h():\n    x = 2\n"), "{}", out.text);
+    // A decorator opens no block: its hunk is looked for below it.
+    let file = "@app.route('/')\ndef index():\n    return 1\n";
+    let out = codex("@@ @app.route('/')\n-    return 1\n+    return 2", file).unwrap();
+    assert_eq!(out.text, "@app.route('/')\ndef index():\n    return 2\n");
+}
+
+#[test]
 fn neighbours_pin_an_ambiguous_hunk_whatever_the_numbers_say() {
     let file = "head\nx\n}\n\nmid\n}\n\ntail\nx\n";
     for shift in [0, 30] {
