@@ -504,7 +504,15 @@ mod tests {
     fn every_language_finds_its_definitions() {
         use super::edit::{Part, symbol_lines};
         use crate::text::document::Document;
-        let cases: &[(Language, &str, &str, (usize, usize), Option<(usize, usize)>)] = &[
+        /// Language, text, query, whole lines, body lines.
+        type Case = (
+            Language,
+            &'static str,
+            &'static str,
+            (usize, usize),
+            Option<(usize, usize)>,
+        );
+        let cases: &[Case] = &[
             (
                 Language::Rust,
                 "/// Adds.\nfn add() {\n    1\n}\n",
