@@ -316,6 +316,13 @@ fn own_parts(item: &OutlineItem) -> Vec<Vec<String>> {
             .collect();
     }
     let mut names = vec![name.to_string(), without_generics(name)];
+    // A JavaScript accessor `get size` is also `size`.
+    if let Some(bare) = name
+        .strip_prefix("get ")
+        .or_else(|| name.strip_prefix("set "))
+    {
+        names.push(bare.to_string());
+    }
     // A TOML table `[deps]` (or array of tables `[[bin]]`) is also `deps`.
     let bare = name.trim_start_matches('[').trim_end_matches(']');
     if bare.len() < name.len() && !bare.is_empty() {
@@ -631,6 +638,30 @@ mod tests {
             assert_eq!(inner, *body, "{language:?} {query} body");
         }
         assert_eq!(Language::ALL.len(), cases.len());
+    }
+
+    #[test]
+    fn accessors_are_found_by_their_bare_name_or_with_get_and_set() {
+        let js = "class Box {\n  get size() {\n    return 1;\n  }\n  set size(v) {}\n  get area() {\n    return 2;\n  }\n}\n";
+        assert_eq!(
+            find(Language::JavaScript, js, &q("area"))
+                .unwrap()
+                .start_line,
+            6
+        );
+        assert_eq!(
+            find(Language::JavaScript, js, &q("Box.set size"))
+                .unwrap()
+                .start_line,
+            5
+        );
+        assert_eq!(
+            find(Language::JavaScript, js, &q("size"))
+                .unwrap_err()
+                .candidates()
+                .len(),
+            2
+        );
     }
 
     #[test]
