@@ -355,8 +355,17 @@ fn ambiguous_and_missing_symbols_are_refused_with_their_candidates() {
 #[test]
 fn a_crlf_file_gets_crlf_lines() {
     let vault = vault_with("greet.py", &PYTHON.replace('\n', "\r\n"));
-    patch(&vault, "greet.py", "replace", json!({"symbolBody": "main"}), Some("x = 1\nprint(x)"));
-    let want = PYTHON.replace("    print(Greeter(\"x\").greet())\n", "    x = 1\n    print(x)\n");
+    patch(
+        &vault,
+        "greet.py",
+        "replace",
+        json!({"symbolBody": "main"}),
+        Some("x = 1\nprint(x)"),
+    );
+    let want = PYTHON.replace(
+        "    print(Greeter(\"x\").greet())\n",
+        "    x = 1\n    print(x)\n",
+    );
     assert_eq!(vault.read_string("greet.py"), want.replace('\n', "\r\n"));
 }
 
