@@ -69,9 +69,9 @@ pub fn read_range(
     Ok((span, found_note(&symbol)))
 }
 
-/// "Found Calc.add (method)".
+/// "Found Calc.add (method)", for the reply.
 fn found_note(symbol: &Symbol) -> String {
-    format!("{} ({})", symbol.name, kind_name(symbol.kind))
+    format!("Found {} ({})", symbol.name, kind_name(symbol.kind))
 }
 
 /// The line edit of `op` on `part` of the definition `query` names, with

@@ -122,7 +122,7 @@ Examples:\n\
                 ReadRange {
                     span,
                     language: None,
-                    note: Some(format!("Read {found}")),
+                    note: Some(found),
                 }
             }
             _ => resolve_read(doc, outline.as_ref(), None, &target, MAX_READ_LINES)
