@@ -33,6 +33,18 @@ fn main() {
             println!("{id}: {verdict:?}");
         }
     }
+    let dump = std::env::var_os("CORPUS_DUMP").map(std::path::PathBuf::from);
+    if let Some(dir) = &dump {
+        for case in &cases {
+            if matches!(corpus::evaluate(case), corpus::Verdict::Wrong(_)) {
+                let expect = match &case.expect {
+                    corpus::Expect::Text(t) | corpus::Expect::RightOrRefuse(t) => t.clone(),
+                    corpus::Expect::Refuse => String::new(),
+                };
+                keep(dir, &case.id, &case.file, &case.search, &case.new, &expect);
+            }
+        }
+    }
 
     println!("\nedit_code accuracy, real-file corpus\n");
     let real = corpus::real::corpus(corpus::real::cases::PER_KIND);
@@ -65,5 +77,33 @@ fn main() {
         for (id, verdict) in &notes {
             println!("{id}: {verdict:?}");
         }
+    }
+    // CORPUS_DUMP=<folder> keeps each wrong case to replay by hand
+    // (cargo bench --bench edit_code_replay -- <folder>).
+    if let Some(dir) = &dump {
+        for case in &real.cases {
+            if !matches!(corpus::real::evaluate(case), corpus::Verdict::Wrong(_)) {
+                continue;
+            }
+            let expect = match &case.expect {
+                corpus::real::Expect::Text(t) => t.clone(),
+                corpus::real::Expect::Refuse => String::new(),
+            };
+            keep(dir, &case.id, &case.file, &case.search, &case.new, &expect);
+        }
+    }
+}
+
+/// Writes one case into its own folder under `dir`.
+fn keep(dir: &std::path::Path, id: &str, file: &str, search: &str, new: &str, expect: &str) {
+    let d = dir.join(id.replace(['/', ':', '#', ' '], "_"));
+    std::fs::create_dir_all(&d).expect("the dump folder can be made");
+    for (name, text) in [
+        ("search", search),
+        ("new", new),
+        ("expect", expect),
+        ("file", file),
+    ] {
+        std::fs::write(d.join(name), text).expect("the dump can be written");
     }
 }

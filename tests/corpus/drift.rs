@@ -116,7 +116,7 @@ fn is_word_byte(b: u8) -> bool {
 }
 
 /// Byte ranges of the names in a line that may be renamed.
-fn names(line: &str, lang: Lang) -> Vec<(usize, usize)> {
+pub fn names(line: &str, lang: Lang) -> Vec<(usize, usize)> {
     let bytes = line.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
@@ -139,7 +139,7 @@ fn names(line: &str, lang: Lang) -> Vec<(usize, usize)> {
 }
 
 /// The line with one of its names renamed, if it has one.
-fn rename(line: &str, lang: Lang, suffix: &str, rng: &mut Rng) -> Option<String> {
+pub fn rename(line: &str, lang: Lang, suffix: &str, rng: &mut Rng) -> Option<String> {
     let found = names(line, lang);
     if found.is_empty() {
         return None;
@@ -154,7 +154,7 @@ fn rename(line: &str, lang: Lang, suffix: &str, rng: &mut Rng) -> Option<String>
 }
 
 /// The text of a line an agent adds, as a comment of the language.
-fn added_line(lang: Lang, pad: &str) -> String {
+pub fn added_line(lang: Lang, pad: &str) -> String {
     match lang.comment() {
         Some(leader) => format!("{pad}{leader} checked again below"),
         None => format!("{pad}This line was added."),

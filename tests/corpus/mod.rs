@@ -17,10 +17,11 @@ pub mod real;
 pub mod rng;
 pub mod source;
 pub mod text;
+pub mod unseen;
 
 use std::collections::BTreeMap;
 
-use mcp_server_text::text::fuzzy::{EditRequest, plan_edit};
+use mcp_server_text::text::fuzzy::{EditRequest, Plan, next};
 
 pub use cases::{Case, Expect, Kind};
 
@@ -36,10 +37,20 @@ pub enum Verdict {
     Wrong(String),
 }
 
+/// Plans an edit with the matcher `MATCHER` names (`next` for the one being
+/// built beside the one in place), a refusal as its message.
+pub fn plan_with(file: &str, request: &EditRequest<'_>) -> Result<Plan, String> {
+    if std::env::var_os("MATCHER").is_some_and(|m| m == "next") {
+        next::plan_edit(file, request).map_err(|r| r.to_string())
+    } else {
+        mcp_server_text::text::fuzzy::plan_edit(file, request).map_err(|r| r.to_string())
+    }
+}
+
 /// Runs one case.
 pub fn evaluate(case: &Case) -> Verdict {
     let request = EditRequest::new(&case.search, &case.new).with_strategy(case.strategy);
-    let result = plan_edit(&case.file, &request).map(|plan| plan.apply_to(&case.file));
+    let result = plan_with(&case.file, &request).map(|plan| plan.apply_to(&case.file));
     match (&case.expect, result) {
         (Expect::Refuse, Err(_)) => Verdict::Correct,
         (Expect::Refuse, Ok(_)) => Verdict::Wrong("applied an edit that had to be refused".into()),
@@ -49,8 +60,8 @@ pub fn evaluate(case: &Case) -> Verdict {
         (Expect::Text(want) | Expect::RightOrRefuse(want), Ok(got)) => {
             Verdict::Wrong(first_difference(want, &got))
         }
-        (Expect::Text(_), Err(refusal)) => Verdict::Refused(refusal.to_string()),
-        (Expect::RightOrRefuse(_), Err(refusal)) => Verdict::Refused(refusal.to_string()),
+        (Expect::Text(_), Err(refusal)) => Verdict::Refused(refusal),
+        (Expect::RightOrRefuse(_), Err(refusal)) => Verdict::Refused(refusal),
     }
 }
 

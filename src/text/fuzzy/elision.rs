@@ -17,6 +17,7 @@ use super::align::{Target, misindented, pair_around, pair_blank_lines, pair_line
 use super::block::{Line, Lines};
 use super::candidates::{Probe, Window};
 use super::indent::IndentMap;
+use super::next::markers::{is_comment_marker_canon, is_marker_canon};
 use super::normalize::width;
 use super::score::score_of;
 
@@ -29,16 +30,6 @@ const MAX_HEADS: usize = 32;
 const FLAT_REACH: usize = 5_000;
 /// At most this many other places of the last segment are weighed.
 const MAX_ALTERNATIVES: usize = 8;
-
-/// Comment leaders that may introduce a marker.
-const LEADERS: [&str; 9] = ["<!--", "{/*", "/*", "//", "#", "--", ";", "%", "'"];
-
-/// Whether a line in canonical form looks like an elision marker: `...` or
-/// `…` alone, or a comment whose text starts with one (`// ... existing code
-/// ...`, `# ...`, `/* ... */`).
-fn is_marker_canon(c: &str) -> bool {
-    c == "..." || is_comment_marker_canon(c)
-}
 
 /// Tells elision markers from lines that only look like one. A line whose
 /// text is also a line of the file is content (a Python `...` body, a
@@ -75,42 +66,6 @@ impl Markers {
     pub(crate) fn is_comment_marker(&self, line: &Line<'_>) -> bool {
         is_comment_marker_canon(&line.canon) && !self.literal.contains(line.canon.as_ref())
     }
-}
-
-/// Words that say a comment ending in `...` stands for lines left out
-/// (`# rest of the body unchanged ...`), unlike `# Loading ...`.
-const ELIDING_WORDS: [&str; 8] = [
-    "existing",
-    "unchanged",
-    "unmodified",
-    "rest",
-    "remaining",
-    "omitted",
-    "elided",
-    "same",
-];
-
-fn is_comment_marker_canon(c: &str) -> bool {
-    LEADERS.iter().any(|lead| {
-        c.strip_prefix(lead).is_some_and(|rest| {
-            let text = rest.trim_start();
-            if text.starts_with("...") {
-                return true;
-            }
-            // A comment closed on its line (`/* rest unchanged ... */`).
-            let text = ["*/", "-->", "*/}"]
-                .iter()
-                .find_map(|close| text.strip_suffix(close))
-                .unwrap_or(text)
-                .trim_end();
-            let Some(words) = text.strip_suffix("...") else {
-                return false;
-            };
-            words
-                .split(|c: char| !c.is_alphanumeric())
-                .any(|word| ELIDING_WORDS.iter().any(|w| word.eq_ignore_ascii_case(w)))
-        })
-    })
 }
 
 /// The search split at its markers.

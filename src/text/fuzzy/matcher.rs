@@ -928,7 +928,11 @@ impl<'r, 't> Matcher<'r, 't> {
             edits.push(edit);
         }
         self.keep_missing_final_newline(&mut edits);
-        Ok(Plan { edits, near_misses })
+        Ok(Plan {
+            edits,
+            near_misses,
+            normalized: Vec::new(),
+        })
     }
 
     /// Removing the last lines of a file that has no final newline would

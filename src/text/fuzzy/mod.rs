@@ -66,6 +66,8 @@ pub(crate) mod holes;
 pub(crate) mod indent;
 pub(crate) mod literal;
 pub(crate) mod matcher;
+#[doc(hidden)]
+pub mod next;
 pub(crate) mod normalize;
 pub mod outcome;
 pub(crate) mod policy;

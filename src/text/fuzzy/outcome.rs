@@ -174,6 +174,9 @@ pub struct Plan {
     /// With `ReplaceAll`: places that cleared the threshold but hold different
     /// text than the matches and were left alone.
     pub near_misses: Vec<Candidate>,
+    /// Traces of how the caller's texts reached us that were undone in both
+    /// before matching (`"line numbers"`, `"JSON escapes"`, `"HTML entities"`).
+    pub normalized: Vec<&'static str>,
 }
 
 impl Plan {

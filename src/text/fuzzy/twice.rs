@@ -171,6 +171,7 @@ mod tests {
                 diff: String::new(),
             }],
             near_misses: Vec::new(),
+            normalized: Vec::new(),
         }
     }
 

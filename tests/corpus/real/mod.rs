@@ -17,7 +17,7 @@ pub mod view;
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
-use mcp_server_text::text::fuzzy::{EditRequest, Plan, plan_edit};
+use mcp_server_text::text::fuzzy::{EditRequest, Plan};
 use mcp_server_text::text::lines::LineIndex;
 use mcp_server_text::text::syntax::{GateOutcome, Language, check_edit};
 
@@ -135,7 +135,7 @@ pub fn outcome(case: &Case) -> Result<String, String> {
 /// or why it would refuse.
 pub fn outcome_of(file: &str, search: &str, new: &str, lang: lang::Lang) -> Result<String, String> {
     let request = EditRequest::new(search, new);
-    let plan = plan_edit(file, &request).map_err(|r| r.to_string())?;
+    let plan = super::plan_with(file, &request)?;
     if plan.changes_nothing(file) {
         return Err("new_content makes no change".into());
     }

@@ -1,0 +1,142 @@
+//! A decided place turned into a planned edit: merged, written out, and (for
+//! a tolerant match) re-read before anything is reported as the plan.
+
+use super::align::Step;
+use super::context::Ctx;
+use super::merge::{Clash, Sides};
+use super::places::{Place, Prepared};
+use super::refusal::{ConflictReason, Refusal, Unfound};
+use super::render::Region;
+use super::verify::{Check, keys_of};
+use crate::text::fuzzy::outcome::{Adjustment, PlannedEdit};
+
+/// How a place was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Found {
+    /// The search occurs as it is: the change is written as the caller wrote it.
+    Exact,
+    /// A tolerant match: the plan is re-read before it stands.
+    Tolerant,
+}
+
+/// The planned edit of `place`, or why there is none.
+pub(crate) fn edit(
+    ctx: &Ctx<'_, '_>,
+    prepared: &Prepared<'_>,
+    place: &Place,
+    found: Found,
+    score: f64,
+    adjustments: Vec<Adjustment>,
+) -> Result<PlannedEdit, Refusal> {
+    let region = place.alignment.region.clone();
+    let lines = Ctx::numbers(&region);
+    let conflict_at = |reason,
+                       search_line: Option<usize>,
+                       file_line: Option<usize>,
+                       file_lines: Option<std::ops::Range<usize>>,
+                       new_line: Option<usize>| Refusal::Conflict {
+        lines,
+        reason,
+        search_line: search_line.map(|s| s + 1),
+        file_line: file_line.map(|f| f + 1),
+        file_lines: file_lines.map(|f| Ctx::numbers(&f)),
+        new_line: new_line.map(|t| t + 1),
+        diff: ctx.diff_against(&prepared.reading.search, &region),
+    };
+    let conflict =
+        |reason, s: Option<usize>, f: Option<usize>| conflict_at(reason, s, f, None, None);
+    if prepared.reading.new_differs.is_some() {
+        return Err(conflict(ConflictReason::NewContentUnlike, None, None));
+    }
+    let sides = Sides {
+        base: &prepared.search,
+        base_markers: &prepared.search_markers,
+        theirs: &prepared.new,
+        theirs_markers: &prepared.new_markers,
+        file: &ctx.file,
+        alignment: &place.alignment,
+    };
+    let merged = sides.merge().map_err(|clash| match clash {
+        Clash::LineDiffers { s, f } => conflict(ConflictReason::LineDiffers, Some(s), Some(f)),
+        Clash::LineMissing { s, f } => conflict(ConflictReason::LineMissing, Some(s), Some(f)),
+        Clash::ExtraLine { s, f } => conflict(ConflictReason::ExtraLine, Some(s), Some(f)),
+        Clash::HiddenDropped { s, f } => conflict_at(
+            ConflictReason::HiddenLinesDropped,
+            Some(s),
+            None,
+            Some(f),
+            None,
+        ),
+        Clash::LeftOut { f } => {
+            conflict_at(ConflictReason::LinesLeftOut, None, None, Some(f), None)
+        }
+        Clash::MarkerInNew { t } => conflict_at(
+            ConflictReason::MarkerInNewContent,
+            None,
+            None,
+            None,
+            Some(t),
+        ),
+        Clash::KeptDiffer(kept) => Refusal::NotFound {
+            best: Some(ctx.candidate(&region, score, &adjustments)),
+            diff: ctx.diff_against(&prepared.reading.search, &region),
+            threshold: ctx.threshold(),
+            equally_close: Vec::new(),
+            reason: Some(Unfound::KeptLinesDiffer {
+                lines: kept
+                    .iter()
+                    .map(|&(s, f)| (s + 1, f.map(|f| f + 1)))
+                    .collect(),
+            }),
+        },
+    })?;
+    let pairs: Vec<(usize, usize)> = place
+        .alignment
+        .steps
+        .iter()
+        .filter_map(|step| match *step {
+            Step::Pair { s, f } if !ctx.file[f].is_blank() => Some((s, f)),
+            _ => None,
+        })
+        .collect();
+    let rendered = Region {
+        text: ctx.text,
+        index: &ctx.index,
+        file: &ctx.file,
+        base: &prepared.search,
+        theirs: &prepared.new,
+        lines: region.clone(),
+        pairs: &pairs,
+    }
+    .render(&merged);
+    if found == Found::Tolerant {
+        let span = ctx.span(&region);
+        let after_rows = super::rows::of_snippet(&rendered.text);
+        let check = Check {
+            before: ctx.file[region.clone()]
+                .iter()
+                .filter(|r| !r.is_blank())
+                .map(|r| r.key.as_str())
+                .collect(),
+            after: after_rows
+                .iter()
+                .filter(|r| !r.is_blank())
+                .map(|r| r.key.as_str())
+                .collect(),
+            search: keys_of(&prepared.search, &prepared.search_markers),
+            new: keys_of(&prepared.new, &prepared.new_markers),
+            takes_break_before: rendered.text.is_empty(),
+            splice: rendered.range.clone(),
+            region: span,
+        };
+        if let Err(problem) = check.run() {
+            let edit = ctx.edit(&region, rendered, adjustments, score);
+            return Err(Refusal::Unverified {
+                lines,
+                problem,
+                diff: edit.diff,
+            });
+        }
+    }
+    Ok(ctx.edit(&region, rendered, adjustments, score))
+}

@@ -1,0 +1,148 @@
+//! Every tuned number of the matcher in one place, each with its unit and
+//! the reason for its value.
+//!
+//! Costs are counted in **edits**: the Indel distance between two lines in
+//! canonical form (a character inserted or deleted is 1, a character
+//! substituted is 2), and 1 for a line break. A line of the search with no
+//! file line costs what typing it would: its characters and its break.
+//! Scores are the same edits read as a similarity, 0–100, as rapidfuzz's
+//! `ratio` reads them; the caller's threshold is a score.
+
+/// The matcher's tuned numbers.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Costs {
+    /// Edits for pairing two lines whose indentation disagrees with the frame
+    /// the rest of the block is in (shifted by another amount). Small: only
+    /// enough that of two equal lines the one at the right depth is paired
+    /// (a closing `}` of the block rather than of an inner one).
+    pub misframed: u32,
+    /// Edits added to a pair of lines that differ beyond noise: a line
+    /// remembered stale is an event of its own, beyond its characters. It
+    /// keeps two unrelated lines that share their punctuation from pairing,
+    /// and makes a verbatim copy of a search line nearby a close rival of a
+    /// stale reading (see [`super::decide`]).
+    pub stale_pair: u32,
+    /// Most edits between two lines that can still be noise: two words, each
+    /// with two substituted characters.
+    pub noise_edits: u32,
+    /// Edits for a blank line with no counterpart: its line break. Blank
+    /// lines drift more than any other, and say nothing about place.
+    pub blank: u32,
+    /// Edits for a file line the search lacks but `new_content` writes out,
+    /// on top of its distance to that line: the caller has shown it, so it is
+    /// no evidence against the place (1 is its line break).
+    pub written_out: u32,
+    /// Least similarity (0–1) of a `new_content` line to a file line for it
+    /// to count as that line written out (rewritten). 0.7 lets a line gain a
+    /// parameter or change a name and still be recognised; below it, lines
+    /// of one statement kind (`return x;`, `return y;`) start to look alike.
+    pub rewritten: f64,
+    /// Least similarity (0–1) of a `new_content` line to a search line for it
+    /// to be taken for that line rewritten (for its indentation and line
+    /// ending, and to judge the file's version of the line against it).
+    /// Lower than `rewritten`: the caller's own rewrite of a line it shows
+    /// may change more of it.
+    pub paired_rewrite: f64,
+    /// Factor a rival's cost must reach over the winner's for the winner to
+    /// be clear: a rival needing twice the edits is another block, not the
+    /// same block remembered a little worse.
+    pub margin_factor: u32,
+    /// Least difference in edits between the winner and any rival: two
+    /// substituted characters. A search with one typo is then never taken to
+    /// mean one of two blocks that differ by a single character.
+    pub margin_min: u32,
+    /// Lines `new_content` keeps unchanged that may differ from the file
+    /// beyond noise (a line remembered stale). One is the drift an agent's
+    /// memory makes; two are another block, or another version of the file.
+    pub stale_kept: usize,
+    /// A word typo: most Damerau–Levenshtein edits in a word of 4 to 7
+    /// characters. Shorter words have no typos: `max`/`min`, `i`/`j` are
+    /// other words.
+    pub typo_short: usize,
+    /// The same for words of 8 characters or more.
+    pub typo_long: usize,
+    /// Most words with a typo in one line for the line to still be noise.
+    pub typos_per_line: usize,
+    /// Most file lines an elision marker may stand for.
+    pub max_hidden: usize,
+    /// Most candidate places aligned in full (the rest are cheaper
+    /// estimates that cannot win).
+    pub aligned_places: usize,
+    /// Lines a window extends beyond a candidate's lines on each side, at
+    /// least, so that a shifted or widened reading competes in the same
+    /// alignment.
+    pub window_margin: usize,
+    /// Most places a search line that found no pair is looked up elsewhere
+    /// (each such place becomes a rival).
+    pub elsewhere_places: usize,
+}
+
+/// The costs in use.
+pub(crate) const COSTS: Costs = Costs {
+    misframed: 1,
+    stale_pair: 6,
+    noise_edits: 8,
+    blank: 1,
+    written_out: 1,
+    rewritten: 0.7,
+    paired_rewrite: 0.5,
+    margin_factor: 2,
+    margin_min: 4,
+    stale_kept: 1,
+    typo_short: 1,
+    typo_long: 2,
+    typos_per_line: 2,
+    max_hidden: 5_000,
+    aligned_places: 12,
+    window_margin: 3,
+    elsewhere_places: 8,
+};
+
+impl Costs {
+    /// Whether a winner at `winner` edits is clearly ahead of a rival at
+    /// `rival` edits.
+    pub(crate) fn clearly_better(&self, winner: u32, rival: u32) -> bool {
+        rival >= winner.saturating_mul(self.margin_factor) && rival >= winner + self.margin_min
+    }
+
+    /// The 0–100 score of `cost` edits against texts of `weight` edits in all
+    /// (search and file region together), floored to one decimal so that a
+    /// shown score never rounds up past a threshold; 99.9 at most, since
+    /// 100 is kept for exact matches.
+    pub(crate) fn score(&self, cost: u32, weight: u32) -> f64 {
+        if weight == 0 {
+            return 99.9;
+        }
+        let raw = 100.0 * (1.0 - f64::from(cost) / f64::from(weight));
+        ((raw * 10.0).floor() / 10.0).clamp(0.0, 99.9)
+    }
+
+    /// Most edits a placement of `weight` may cost under a threshold of
+    /// `threshold` (0–1).
+    pub(crate) fn budget(&self, threshold: f64, weight: u32) -> u32 {
+        // The small addition keeps 1 - 0.9 = 0.0999… from losing an edit.
+        ((1.0 - threshold) * f64::from(weight) + 1e-9).floor() as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rival_must_need_twice_the_edits_and_four_more() {
+        assert!(COSTS.clearly_better(0, 4));
+        assert!(!COSTS.clearly_better(0, 3));
+        assert!(COSTS.clearly_better(10, 20));
+        assert!(!COSTS.clearly_better(10, 19));
+    }
+
+    #[test]
+    fn scores_floor_and_budgets_follow_the_threshold() {
+        assert_eq!(COSTS.score(0, 100), 99.9);
+        assert_eq!(COSTS.score(10, 100), 90.0);
+        assert_eq!(COSTS.score(1, 3), 66.6);
+        assert_eq!(COSTS.budget(0.9, 100), 10);
+        assert_eq!(COSTS.budget(1.0, 100), 0);
+    }
+}

@@ -1,0 +1,131 @@
+//! The one decision rule: apply the cheapest place only when it is within the
+//! threshold's budget and clearly cheaper than every rival, a place that
+//! pairs none of its file lines. Anything else is refused: not found, or
+//! ambiguous.
+//!
+//! Rivals are the other places the candidate search proposed (other blocks,
+//! and the same search shifted onto look-alike lines), the places of every
+//! other reading of the caller's texts, and the places around every other
+//! copy of a search line the winner could not pair as it is. How many lines
+//! a caller left out, or how a place was found, is never evidence: only the
+//! cost of the alignment is.
+
+use super::costs::COSTS;
+use super::places::Place;
+
+/// What to do with a set of places.
+#[derive(Debug, Clone)]
+pub(crate) enum Decision {
+    /// Apply these places (indices), in text order.
+    Apply(Vec<usize>),
+    /// These places (or readings of one place) fit about equally well.
+    Ambiguous(Vec<Place>),
+    /// Under `replace_all`: these places fit but hold different text.
+    Unlike(Vec<usize>),
+    /// Nothing fits well enough; the closest, if any, and those as close.
+    NotFound(Option<usize>, Vec<usize>),
+}
+
+/// Orders places best first: cheapest, then hiding fewest lines, then the
+/// texts as sent before a reading with artifacts undone, then by position.
+pub(crate) fn sort(places: &mut [Place]) {
+    places.sort_by(|a, b| {
+        a.alignment
+            .cost
+            .cmp(&b.alignment.cost)
+            .then(a.alignment.hidden.cmp(&b.alignment.hidden))
+            .then(a.reading.cmp(&b.reading))
+            .then(a.alignment.region.start.cmp(&b.alignment.region.start))
+    });
+}
+
+/// Whether `alternative`, another reading of the best place's own lines,
+/// is close enough to it that the two must make the same edit.
+pub(crate) fn close_reading(best: &Place, alternative: &Place) -> bool {
+    !COSTS.clearly_better(best.alignment.cost, alternative.alignment.cost)
+}
+
+/// Whether `place` is within the threshold's budget (`threshold` 0–1).
+pub(crate) fn within(place: &Place, threshold: f64) -> bool {
+    place.alignment.edits <= COSTS.budget(threshold, place.weight)
+}
+
+/// The decision for one match among `places` (sorted by [`sort`]); `rivals`
+/// are further places that compete with the best one.
+pub(crate) fn single(places: &[Place], rivals: &[Place], threshold: f64) -> Decision {
+    let Some(best) = places.first() else {
+        return Decision::NotFound(None, Vec::new());
+    };
+    if !within(best, threshold) {
+        let close = (1..places.len())
+            .filter(|&k| {
+                places[k].alignment.cost == best.alignment.cost && places[k].disjoint(best)
+            })
+            .collect();
+        return Decision::NotFound(Some(0), close);
+    }
+    let near = |p: &&Place| !COSTS.clearly_better(best.alignment.cost, p.alignment.cost);
+    let tied: Vec<Place> = places[1..]
+        .iter()
+        .chain(rivals)
+        .filter(|p| p.disjoint(best))
+        .filter(near)
+        .cloned()
+        .collect();
+    if tied.is_empty() {
+        return Decision::Apply(vec![0]);
+    }
+    Decision::Ambiguous(std::iter::once(best.clone()).chain(tied).collect())
+}
+
+/// The decision for `replace_all` among `places` (sorted by [`sort`]);
+/// `content(k)` tells what text place `k` holds.
+pub(crate) fn all<K: PartialEq>(
+    places: &[Place],
+    threshold: f64,
+    content: impl Fn(usize) -> K,
+) -> Decision {
+    let fitting: Vec<usize> = (0..places.len())
+        .filter(|&k| within(&places[k], threshold))
+        .collect();
+    if fitting.is_empty() {
+        return single(places, &[], threshold);
+    }
+    // Disjoint places, the better first.
+    let mut kept: Vec<usize> = Vec::new();
+    for &k in &fitting {
+        let r = &places[k].alignment.region;
+        if kept.iter().all(|&j| {
+            let q = &places[j].alignment.region;
+            r.end <= q.start || q.end <= r.start
+        }) {
+            kept.push(k);
+        }
+    }
+    let best = kept[0];
+    let exact: Vec<usize> = kept
+        .iter()
+        .copied()
+        .filter(|&k| places[k].alignment.cost == 0)
+        .collect();
+    let chosen: Vec<usize> = if !exact.is_empty() {
+        exact
+    } else {
+        let same: Vec<usize> = kept
+            .iter()
+            .copied()
+            .filter(|&k| content(k) == content(best))
+            .collect();
+        let others_clear = kept
+            .iter()
+            .filter(|k| !same.contains(k))
+            .all(|&k| COSTS.clearly_better(places[best].alignment.cost, places[k].alignment.cost));
+        if !others_clear {
+            return Decision::Unlike(kept);
+        }
+        same
+    };
+    let mut chosen = chosen;
+    chosen.sort_by_key(|&k| places[k].alignment.region.start);
+    Decision::Apply(chosen)
+}

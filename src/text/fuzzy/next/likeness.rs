@@ -1,0 +1,280 @@
+//! How alike two lines are, as evidence: the same line, the same line with
+//! noise, or a different line.
+//!
+//! Lines are compared as tokens (words, numbers, single punctuation marks) of
+//! their canonical forms, so whitespace anywhere and look-alike characters are
+//! never a difference. Noise is a typo in a word long enough to have one; a
+//! different number, operator, punctuation mark or short word, or a word
+//! changed beyond a typo, makes a different line.
+//!
+//! ```text
+//! let total = a+b;   let  total = a + b;   same
+//! let totl = a + b;  let total = a + b;    noise (a typo in `total`)
+//! let max = a + b;   let min = a + b;      different (short words have no typos)
+//! let total = a + 2; let total = a + 1;    different (a number)
+//! ```
+
+use rapidfuzz::distance::osa;
+use similar::{Algorithm, DiffOp, capture_diff_slices};
+
+use super::costs::COSTS;
+
+/// How alike two lines are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Likeness {
+    /// The same tokens.
+    Same,
+    /// The same tokens but for typos in a few long words.
+    Noise,
+    /// Different lines.
+    Differs,
+}
+
+/// What a token is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Word,
+    Number,
+    Mark,
+}
+
+/// The tokens of a line: words (letters, digits, `_`, starting with a
+/// non-digit), numbers (starting with a digit), and every other visible
+/// character on its own. Whitespace separates tokens and is dropped.
+pub(crate) fn tokens(line: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start: Option<usize> = None;
+    for (i, c) in line.char_indices() {
+        let in_word = c.is_alphanumeric() || c == '_';
+        if in_word {
+            if start.is_none() {
+                start = Some(i);
+            }
+            continue;
+        }
+        if let Some(s) = start.take() {
+            out.push(&line[s..i]);
+        }
+        if !c.is_whitespace() {
+            out.push(&line[i..i + c.len_utf8()]);
+        }
+    }
+    if let Some(s) = start {
+        out.push(&line[s..]);
+    }
+    out
+}
+
+fn kind(token: &str) -> Kind {
+    match token.chars().next() {
+        Some(c) if c.is_ascii_digit() => Kind::Number,
+        Some(c) if c.is_alphanumeric() || c == '_' => Kind::Word,
+        _ => Kind::Mark,
+    }
+}
+
+/// The parts of a word: split at `_` and where a lower-case letter or digit
+/// is followed by an upper-case one (`maxSize` is `max`, `Size`).
+fn parts(word: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut prev: Option<char> = None;
+    for (i, c) in word.char_indices() {
+        if c == '_' {
+            if i > start {
+                out.push(&word[start..i]);
+            }
+            start = i + 1;
+        } else if c.is_uppercase()
+            && prev.is_some_and(|p| p.is_lowercase() || p.is_ascii_digit())
+            && i > start
+        {
+            out.push(&word[start..i]);
+            start = i;
+        }
+        prev = Some(c);
+    }
+    if start < word.len() {
+        out.push(&word[start..]);
+    }
+    out
+}
+
+/// Whether two words (or parts of words) are a typo apart: long enough to
+/// have one, and a few edits apart.
+fn typo_apart(a: &str, b: &str) -> bool {
+    let shorter = a.chars().count().min(b.chars().count());
+    let limit = match shorter {
+        0..=3 => return false,
+        4..=7 => COSTS.typo_short,
+        _ => COSTS.typo_long,
+    };
+    osa::distance(a.chars(), b.chars()) <= limit
+}
+
+/// Whether `b` is `a` with a typo: both words, the same parts but for typos
+/// in parts long enough to have one (`MIN_SIZE` and `MAX_SIZE` differ in a
+/// short part, so they are two names), and a few edits apart in all.
+pub(crate) fn is_typo(a: &str, b: &str) -> bool {
+    if kind(a) != Kind::Word || kind(b) != Kind::Word || a == b || !typo_apart(a, b) {
+        return false;
+    }
+    let (pa, pb) = (parts(a), parts(b));
+    if pa.len() != pb.len() {
+        // A typo that joins or splits parts (`max_size`, `maxsize`) only in
+        // a long word of one part on one side.
+        return pa.len().min(pb.len()) == 1 && a.chars().count().min(b.chars().count()) >= 8;
+    }
+    pa.iter().zip(&pb).all(|(x, y)| x == y || typo_apart(x, y))
+}
+
+/// How alike the canonical lines `a` and `b` are.
+pub(crate) fn likeness(a: &str, b: &str) -> Likeness {
+    if a == b {
+        return Likeness::Same;
+    }
+    let ta = tokens(a);
+    let tb = tokens(b);
+    if ta == tb {
+        return Likeness::Same;
+    }
+    match typo_pairs(&ta, &tb) {
+        Some(pairs) if pairs.len() <= COSTS.typos_per_line => Likeness::Noise,
+        _ => Likeness::Differs,
+    }
+}
+
+/// The word pairs (of `ta`, of `tb`) in which the two token lists differ, if
+/// every difference is a typo in a word; `None` otherwise.
+fn typo_pairs<'a>(ta: &[&'a str], tb: &[&'a str]) -> Option<Vec<(&'a str, &'a str)>> {
+    let mut pairs = Vec::new();
+    for op in capture_diff_slices(Algorithm::Myers, ta, tb) {
+        match op {
+            DiffOp::Equal { .. } => {}
+            DiffOp::Replace {
+                old_index,
+                old_len,
+                new_index,
+                new_len,
+            } if old_len == new_len => {
+                for k in 0..old_len {
+                    let (x, y) = (ta[old_index + k], tb[new_index + k]);
+                    if !is_typo(x, y) {
+                        return None;
+                    }
+                    pairs.push((x, y));
+                }
+            }
+            _ => return None,
+        }
+    }
+    Some(pairs)
+}
+
+/// The words of the canonical line `search` that are typos of the words of
+/// `file` in the same places, as (search word, file word); empty unless the
+/// lines are alike up to such typos.
+pub(crate) fn typos<'a>(search: &'a str, file: &'a str) -> Vec<(&'a str, &'a str)> {
+    typo_pairs(&tokens(search), &tokens(file)).unwrap_or_default()
+}
+
+/// Whether the caller's new line `theirs` agrees with the file's line
+/// `ours` wherever `ours` differs from the search's line `base`: each word
+/// the file has instead of the search's is a typo of it, or is what the
+/// caller wrote in its place. A line the file changed in a way the caller
+/// does not repeat (`MAX_` where the search and new_content have `MIN_`) does
+/// not agree.
+pub(crate) fn agrees(base: &str, ours: &str, theirs: &str) -> bool {
+    let (tb, to, tt) = (tokens(base), tokens(ours), tokens(theirs));
+    let contains = |hay: &[&str], needle: &[&str]| {
+        needle.is_empty() || hay.windows(needle.len()).any(|w| w == needle)
+    };
+    capture_diff_slices(Algorithm::Myers, &tb, &to)
+        .into_iter()
+        .all(|op| match op {
+            DiffOp::Equal { .. } => true,
+            DiffOp::Replace {
+                old_index,
+                old_len,
+                new_index,
+                new_len,
+            } => {
+                let (b, o) = (
+                    &tb[old_index..old_index + old_len],
+                    &to[new_index..new_index + new_len],
+                );
+                let typos = old_len == new_len && b.iter().zip(o).all(|(x, y)| is_typo(x, y));
+                typos || (contains(&tt, o) && !contains(&tt, b))
+            }
+            DiffOp::Insert {
+                new_index, new_len, ..
+            } => contains(&tt, &to[new_index..new_index + new_len]),
+            DiffOp::Delete {
+                old_index, old_len, ..
+            } => !contains(&tt, &tb[old_index..old_index + old_len]),
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn whitespace_between_tokens_is_no_difference() {
+        assert_eq!(likeness("let x = a+b;", "let x = a + b;"), Likeness::Same);
+        assert_eq!(likeness("f(a, b)", "f( a,b )"), Likeness::Same);
+    }
+
+    #[test]
+    fn typos_in_long_words_are_noise() {
+        assert_eq!(
+            likeness("let totl = compute(items);", "let total = compute(items);"),
+            Likeness::Noise
+        );
+        assert_eq!(likeness("retrun value;", "return value;"), Likeness::Noise);
+        assert_eq!(
+            typos("let totl = 1;", "let total = 1;"),
+            vec![("totl", "total")]
+        );
+    }
+
+    #[test]
+    fn numbers_marks_and_short_words_are_differences() {
+        assert_eq!(likeness("x = 1;", "x = 2;"), Likeness::Differs);
+        assert_eq!(likeness("a < b", "a > b"), Likeness::Differs);
+        assert_eq!(likeness("let max = 3;", "let min = 3;"), Likeness::Differs);
+        assert_eq!(likeness("MIN_SIZE = 3", "MAX_SIZE = 3"), Likeness::Differs);
+        assert_eq!(likeness("maxSize = 3", "minSize = 3"), Likeness::Differs);
+        assert_eq!(
+            likeness("compute_totl()", "compute_total()"),
+            Likeness::Noise
+        );
+        assert_eq!(likeness("12: let x = 1;", "let x = 1;"), Likeness::Differs);
+        assert_eq!(likeness("foo();", "foo()"), Likeness::Differs);
+        assert_eq!(
+            likeness("connect(host, port)", "connect(hostname, port)"),
+            Likeness::Differs
+        );
+    }
+
+    #[test]
+    fn new_content_that_writes_the_file_s_word_agrees() {
+        assert!(agrees(
+            "let lne = x + 1;",
+            "let len = x + 1;",
+            "let len = x + 2;"
+        ));
+        assert!(agrees("let totl = x;", "let total = x;", "let totl = y;"));
+        assert!(!agrees("MIN_SIZE = 3", "MAX_SIZE = 3", "MIN_SIZE = 1"));
+        assert!(!agrees("f(a)", "f(a, b)", "g(a)"));
+        assert!(agrees("f(a)", "f(a, b)", "g(a, b)"));
+    }
+
+    #[test]
+    fn more_typos_than_a_line_may_have_differ() {
+        assert_eq!(
+            likeness("alpha bravo charlie", "alpah brovo charlei"),
+            Likeness::Differs
+        );
+    }
+}

@@ -1,0 +1,670 @@
+//! The edit as a three-way merge, in the manner of `git merge-file`: the
+//! search is the base, the matched file region is *ours*, `new_content` is
+//! *theirs*.
+//!
+//! The alignment pairs base with ours; a line diff pairs base with theirs.
+//! Base lines that both sides keep (ours up to noise) are the fixed points;
+//! between two of them each side either left the base alone or changed it:
+//!
+//! | ours | theirs | result |
+//! |---|---|---|
+//! | as the base | as the base | the file's bytes |
+//! | changed (drift, a line gained or lost) | as the base | ours: what the caller did not touch stays as it is |
+//! | as the base | changed | theirs: the caller's change, in the file's indentation |
+//! | changed | changed the same way | ours, once |
+//! | lines the search left out | the same lines written out | theirs: the caller has shown them |
+//! | changed | changed otherwise | a conflict: refused |
+//!
+//! A marker is a base line whose ours is the run it hides; theirs keeping the
+//! marker keeps the run, theirs dropping it is a conflict. The lines `new_content`
+//! keeps are also the caller's claim about the file: more than one of them
+//! that the file contradicts means the caller is looking at another block.
+
+use std::ops::Range;
+
+use similar::{Algorithm, DiffOp, capture_diff_slices};
+
+use super::align::{Alignment, Step};
+use super::costs::COSTS;
+use super::likeness::{Likeness, agrees, likeness, typos};
+use super::rows::Row;
+
+/// One line of the merged region.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Out {
+    /// File line `f`, as it is.
+    Disk(usize),
+    /// Line `t` of `new_content`, and the line whose place it takes, if one.
+    New { t: usize, anchor: Option<Anchor> },
+}
+
+/// The line a new line takes the place of, for its indentation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Anchor {
+    /// Search line `s`, which stands for file line `f`.
+    Replaces { s: usize, f: usize },
+    /// File line `f`, which the search left out and the new line rewrites.
+    Rewrites { f: usize },
+}
+
+/// Why the two sides cannot be merged. Search and new lines are indices
+/// into the reading's lines; file lines into the file's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Clash {
+    /// The caller changes search line `s`, which reads differently in the
+    /// file (line `f`).
+    LineDiffers { s: usize, f: usize },
+    /// The caller changes search line `s`, which the file lacks (line `f`
+    /// stands there).
+    LineMissing { s: usize, f: usize },
+    /// The caller changes lines around search line `s`, and the file has line
+    /// `f` there that the search lacks.
+    ExtraLine { s: usize, f: usize },
+    /// `new_content` drops the marker at search line `s`, which stands for
+    /// file lines `f`.
+    HiddenDropped { s: usize, f: Range<usize> },
+    /// The search leaves out file lines `f`, and `new_content` changes lines
+    /// around them without writing them out.
+    LeftOut { f: Range<usize> },
+    /// Line `t` of `new_content` is a marker with no marker of the search.
+    MarkerInNew { t: usize },
+    /// Lines `new_content` keeps that the file contradicts, as (search line,
+    /// file line it was paired with, if any).
+    KeptDiffer(Vec<(usize, Option<usize>)>),
+}
+
+/// The three texts and how two pairs of them line up.
+pub(crate) struct Sides<'a, 't> {
+    pub base: &'a [Row<'a>],
+    pub base_markers: &'a [bool],
+    pub theirs: &'a [Row<'a>],
+    pub theirs_markers: &'a [bool],
+    pub file: &'a [Row<'t>],
+    pub alignment: &'a Alignment,
+}
+
+/// The merged region.
+#[derive(Debug, Clone)]
+pub(crate) struct Merged {
+    pub out: Vec<Out>,
+    /// Words the search misspells, with the file's spelling.
+    pub typos: Vec<(String, String)>,
+    /// Lines of theirs the caller kept from the search, as (new line, search
+    /// line).
+    pub kept: Vec<(usize, usize)>,
+}
+
+/// What a base line stands for in ours.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Ours {
+    Pair(usize, Likeness),
+    Missing,
+    Hidden(Range<usize>),
+}
+
+/// How a file line of the region came into the alignment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum FileSide {
+    Paired,
+    Extra,
+    Hidden,
+}
+
+const MARKER_KEY: &str = "\u{1}marker";
+
+/// How far theirs is shifted from the base as a whole: the commonest
+/// difference in depth between lines the two have alike.
+fn shift_of(base: &[Row<'_>], theirs: &[Row<'_>], bk: &[&str], tk: &[&str]) -> isize {
+    let mut counts: Vec<(isize, usize)> = Vec::new();
+    for op in capture_diff_slices(Algorithm::Patience, bk, tk) {
+        if let DiffOp::Equal {
+            old_index,
+            new_index,
+            len,
+        } = op
+        {
+            for k in 0..len {
+                let (b, t) = (&base[old_index + k], &theirs[new_index + k]);
+                if b.is_blank() {
+                    continue;
+                }
+                let d = t.width as isize - b.width as isize;
+                match counts.iter_mut().find(|(x, _)| *x == d) {
+                    Some((_, c)) => *c += 1,
+                    None => counts.push((d, 1)),
+                }
+            }
+        }
+    }
+    counts
+        .into_iter()
+        .max_by(|a, b| a.1.cmp(&b.1).then(b.0.abs().cmp(&a.0.abs())))
+        .map_or(0, |(d, _)| d)
+}
+
+/// Keys with each line's depth (less `shift`) in front; blank lines and
+/// markers as they are.
+fn deep_keys(rows: &[Row<'_>], plain: &[&str], shift: isize) -> Vec<String> {
+    rows.iter()
+        .zip(plain)
+        .map(|(r, k)| {
+            if r.is_blank() || *k == MARKER_KEY {
+                k.to_string()
+            } else {
+                format!("{}\u{2}{k}", r.width as isize - shift)
+            }
+        })
+        .collect()
+}
+
+fn keys<'a>(rows: &'a [Row<'a>], markers: &[bool]) -> Vec<&'a str> {
+    rows.iter()
+        .zip(markers)
+        .map(|(r, &m)| if m { MARKER_KEY } else { r.key.as_str() })
+        .collect()
+}
+
+impl Sides<'_, '_> {
+    /// Merges the three texts, or says why they clash.
+    pub(crate) fn merge(&self) -> Result<Merged, Clash> {
+        let region = self.alignment.region.clone();
+        let mut ours: Vec<Ours> = vec![Ours::Missing; self.base.len()];
+        let mut side = vec![FileSide::Extra; region.len()];
+        let mut typo_words: Vec<(String, String)> = Vec::new();
+        for step in &self.alignment.steps {
+            match step {
+                Step::Pair { s, f } => {
+                    let like = likeness(&self.base[*s].key, &self.file[*f].key);
+                    if like == Likeness::Noise {
+                        for (a, b) in typos(&self.base[*s].key, &self.file[*f].key) {
+                            typo_words.push((a.to_string(), b.to_string()));
+                        }
+                    }
+                    ours[*s] = Ours::Pair(*f, like);
+                    side[*f - region.start] = FileSide::Paired;
+                }
+                Step::Hidden { s, f } => {
+                    ours[*s] = Ours::Hidden(f.clone());
+                    for k in f.clone() {
+                        side[k - region.start] = FileSide::Hidden;
+                    }
+                }
+                Step::SearchOnly { .. } | Step::FileOnly { .. } => {}
+            }
+        }
+
+        // The caller's own change: base against theirs, lines compared with
+        // their depth, so that of two equal lines (`}`) the one at the same
+        // depth is the one kept; theirs may be shifted as a whole.
+        let plain_b = keys(self.base, self.base_markers);
+        let plain_t = keys(self.theirs, self.theirs_markers);
+        let shift = shift_of(self.base, self.theirs, &plain_b, &plain_t);
+        let bk = deep_keys(self.base, &plain_b, 0);
+        let tk = deep_keys(self.theirs, &plain_t, shift);
+        let mut theirs_of: Vec<Option<usize>> = vec![None; bk.len()];
+        let mut base_of: Vec<Option<usize>> = vec![None; tk.len()];
+        for op in capture_diff_slices(Algorithm::Patience, &bk, &tk) {
+            if let DiffOp::Equal {
+                old_index,
+                new_index,
+                len,
+            } = op
+            {
+                for k in 0..len {
+                    theirs_of[old_index + k] = Some(new_index + k);
+                    base_of[new_index + k] = Some(old_index + k);
+                }
+            }
+        }
+        prefer_present(&bk, &ours, &mut theirs_of, &mut base_of);
+        if let Some(t) = (0..tk.len()).find(|&t| self.theirs_markers[t] && base_of[t].is_none()) {
+            return Err(Clash::MarkerInNew { t });
+        }
+
+        let mut merged = Merged {
+            out: Vec::new(),
+            typos: typo_words,
+            kept: (0..tk.len())
+                .filter_map(|t| base_of[t].map(|s| (t, s)))
+                .collect(),
+        };
+        let mut kept_differ: Vec<(usize, Option<usize>)> = Vec::new();
+        let fixed = |s: usize| -> Option<(usize, Range<usize>)> {
+            let t = theirs_of[s]?;
+            match &ours[s] {
+                Ours::Pair(f, Likeness::Same | Likeness::Noise) => Some((t, *f..*f + 1)),
+                Ours::Hidden(r) => Some((t, r.clone())),
+                _ => None,
+            }
+        };
+        let mut points: Vec<(usize, usize, Range<usize>)> = (0..bk.len())
+            .filter_map(|s| fixed(s).map(|(t, r)| (s, t, r)))
+            .collect();
+        // The end of the region is the last fixed point.
+        points.push((bk.len(), tk.len(), region.end..region.end));
+        let (mut s0, mut t0, mut f0) = (0, 0, region.start);
+        for (s, t, r) in points {
+            let c = Chunk {
+                base: s0..s,
+                theirs: t0..t,
+                ours: f0..r.start,
+            };
+            let sides = &side[f0 - region.start..r.start - region.start];
+            self.chunk(c, &ours, sides, &base_of, &mut merged, &mut kept_differ)?;
+            merged.out.extend(r.clone().map(Out::Disk));
+            (s0, t0, f0) = (s + 1, t + 1, r.end);
+        }
+        if kept_differ.len() > COSTS.stale_kept {
+            return Err(Clash::KeptDiffer(kept_differ));
+        }
+        Ok(merged)
+    }
+
+    fn chunk(
+        &self,
+        c: Chunk,
+        ours: &[Ours],
+        side: &[FileSide],
+        base_of: &[Option<usize>],
+        merged: &mut Merged,
+        kept_differ: &mut Vec<(usize, Option<usize>)>,
+    ) -> Result<(), Clash> {
+        let content_s = |s: &usize| !self.base[*s].is_blank();
+        let content_f = |f: &usize| !self.file[*f].is_blank();
+        let at = |f: usize| side[f - c.ours.start];
+
+        let theirs_unchanged = c.base.len() == c.theirs.len()
+            && c.base
+                .clone()
+                .zip(c.theirs.clone())
+                .all(|(s, t)| base_of[t] == Some(s));
+        if theirs_unchanged {
+            for s in c.base.clone().filter(content_s) {
+                match &ours[s] {
+                    Ours::Pair(f, Likeness::Differs) => kept_differ.push((s, Some(*f))),
+                    Ours::Missing => kept_differ.push((s, None)),
+                    _ => {}
+                }
+            }
+            for f in c
+                .ours
+                .clone()
+                .filter(|f| content_f(f) && at(*f) == FileSide::Extra)
+            {
+                let near = c.base.start.min(self.base.len().saturating_sub(1));
+                kept_differ.push((near, Some(f)));
+            }
+            merged.out.extend(c.ours.map(Out::Disk));
+            return Ok(());
+        }
+
+        let pairs = self.positional_pairs(&c, ours);
+        let agreed = |s: usize, f: usize| {
+            pairs.iter().any(|&(t, (ps, pf))| {
+                ps == s
+                    && pf == f
+                    && agrees(&self.base[s].key, &self.file[f].key, &self.theirs[t].key)
+            })
+        };
+        let ours_unchanged = c.base.clone().all(|s| match &ours[s] {
+            Ours::Pair(f, like) => *like != Likeness::Differs || agreed(s, *f),
+            Ours::Missing => self.base[s].is_blank(),
+            Ours::Hidden(_) => false,
+        }) && c
+            .ours
+            .clone()
+            .all(|f| at(f) == FileSide::Paired || !content_f(&f));
+        if ours_unchanged {
+            // Blank lines only the file has stay: as the blank lines theirs
+            // adds, where it adds some; else before the new line that takes
+            // the place of a file line after them; else after the change.
+            let mut spare: Vec<usize> = c
+                .ours
+                .clone()
+                .filter(|&f| at(f) != FileSide::Paired)
+                .collect();
+            let added_blanks = c
+                .theirs
+                .clone()
+                .filter(|&t| self.theirs[t].is_blank() && base_of[t].is_none())
+                .count();
+            let mut reused: Vec<usize> = spare.drain(..added_blanks.min(spare.len())).collect();
+            reused.reverse();
+            for t in c.theirs.clone() {
+                // A line the caller kept that stands for nothing in the file
+                // (a blank line only the search has) is not written.
+                if let Some(s) = base_of[t]
+                    && ours[s] == Ours::Missing
+                {
+                    continue;
+                }
+                if self.theirs[t].is_blank()
+                    && base_of[t].is_none()
+                    && let Some(f) = reused.pop()
+                {
+                    merged.out.push(Out::Disk(f));
+                    continue;
+                }
+                let anchor = pairs.iter().find(|(tt, _)| *tt == t).map(|&(_, sf)| sf);
+                if let Some((_, f)) = anchor {
+                    let before: Vec<usize> = spare.iter().copied().filter(|&x| x < f).collect();
+                    spare.retain(|&x| x >= f);
+                    merged.out.extend(before.into_iter().map(Out::Disk));
+                }
+                merged.out.push(match anchor {
+                    // Written as the file has it: the file's bytes.
+                    Some((_, f)) if self.file[f].same(&self.theirs[t]) => Out::Disk(f),
+                    Some((s, f)) => Out::New {
+                        t,
+                        anchor: Some(Anchor::Replaces { s, f }),
+                    },
+                    None => Out::New { t, anchor: None },
+                });
+            }
+            merged.out.extend(spare.into_iter().map(Out::Disk));
+            return Ok(());
+        }
+
+        // Both sides changed.
+        let content_keys = |rows: &[Row<'_>], r: Range<usize>| -> Vec<String> {
+            r.filter(|&k| !rows[k].is_blank())
+                .map(|k| rows[k].key.clone())
+                .collect()
+        };
+        if content_keys(self.file, c.ours.clone()) == content_keys(self.theirs, c.theirs.clone())
+            && c.ours.clone().all(|f| at(f) != FileSide::Hidden)
+        {
+            merged.out.extend(c.ours.map(Out::Disk));
+            return Ok(());
+        }
+        // Lines the search left out, or a marker stands for, that theirs
+        // writes out.
+        let left_out = c
+            .base
+            .clone()
+            .all(|s| !content_s(&s) || matches!(ours[s], Ours::Hidden(_)))
+            && c.ours
+                .clone()
+                .all(|f| at(f) != FileSide::Paired || !content_f(&f));
+        if left_out {
+            if let Some(out) = self.written_out(&c) {
+                merged.out.extend(out);
+                return Ok(());
+            }
+            if let Some(s) = c.base.clone().find(|&s| matches!(ours[s], Ours::Hidden(_))) {
+                let Ours::Hidden(r) = &ours[s] else {
+                    unreachable!("a hidden run")
+                };
+                return Err(Clash::HiddenDropped { s, f: r.clone() });
+            }
+            let lines: Vec<usize> = c.ours.clone().filter(content_f).collect();
+            return Err(Clash::LeftOut {
+                f: lines[0]..lines[lines.len() - 1] + 1,
+            });
+        }
+        for s in c.base.clone() {
+            match &ours[s] {
+                Ours::Hidden(r) => {
+                    return Err(Clash::HiddenDropped { s, f: r.clone() });
+                }
+                Ours::Pair(f, Likeness::Differs) => return Err(Clash::LineDiffers { s, f: *f }),
+                Ours::Missing if content_s(&s) => {
+                    let f = c.ours.start.min(self.file.len().saturating_sub(1));
+                    return Err(Clash::LineMissing { s, f });
+                }
+                _ => {}
+            }
+        }
+        let f = c
+            .ours
+            .clone()
+            .find(|f| content_f(f) && at(*f) != FileSide::Paired)
+            .unwrap_or(c.ours.start);
+        Err(Clash::ExtraLine {
+            s: c.base.start.min(self.base.len().saturating_sub(1)),
+            f,
+        })
+    }
+
+    /// Theirs' lines paired with the base and file lines they replace: in
+    /// order, each paired line of the base with the next line of theirs that
+    /// is like it (lines theirs adds in between stay unpaired).
+    fn positional_pairs(&self, c: &Chunk, ours: &[Ours]) -> Vec<(usize, (usize, usize))> {
+        let mut out = Vec::new();
+        let mut next = c.theirs.start;
+        for s in c.base.clone() {
+            let Ours::Pair(f, _) = ours[s] else { continue };
+            if self.base[s].is_blank() {
+                continue;
+            }
+            let like = (next..c.theirs.end).find(|&t| {
+                let (a, b) = (&self.base[s].key, &self.theirs[t].key);
+                !self.theirs[t].is_blank()
+                    && rapidfuzz::fuzz::ratio(a.chars(), b.chars()) >= COSTS.paired_rewrite
+            });
+            if let Some(t) = like {
+                out.push((t, (s, f)));
+                next = t + 1;
+            }
+        }
+        out
+    }
+
+    /// The chunk as `new_content` writes out file lines the search left out:
+    /// every such line of text has, in order, a line of theirs like it.
+    fn written_out(&self, c: &Chunk) -> Option<Vec<Out>> {
+        let lines: Vec<usize> = c
+            .ours
+            .clone()
+            .filter(|&f| !self.file[f].is_blank())
+            .collect();
+        let mut next = c.theirs.start;
+        let mut matched: Vec<(usize, usize)> = Vec::new();
+        for f in lines {
+            let found = (next..c.theirs.end).find(|&t| {
+                let (a, b) = (&self.file[f].key, &self.theirs[t].key);
+                a == b || rapidfuzz::fuzz::ratio(a.chars(), b.chars()) >= COSTS.rewritten
+            })?;
+            matched.push((found, f));
+            next = found + 1;
+        }
+        Some(
+            c.theirs
+                .clone()
+                .map(|t| match matched.iter().find(|(tt, _)| *tt == t) {
+                    Some((_, f)) if self.file[*f].same(&self.theirs[t]) => Out::Disk(*f),
+                    Some((_, f)) => Out::New {
+                        t,
+                        anchor: Some(Anchor::Rewrites { f: *f }),
+                    },
+                    None => Out::New { t, anchor: None },
+                })
+                .collect(),
+        )
+    }
+}
+
+/// Where the caller's diff keeps some lines of a run of equal base lines
+/// (blank lines, say) and drops others, which of them it kept is arbitrary:
+/// the kept ones are taken to be those the file has, so that the lines the
+/// caller drops are first the ones that are not there.
+fn prefer_present(
+    bk: &[String],
+    ours: &[Ours],
+    theirs_of: &mut [Option<usize>],
+    base_of: &mut [Option<usize>],
+) {
+    let mut start = 0;
+    while start < bk.len() {
+        let mut end = start + 1;
+        while end < bk.len() && bk[end] == bk[start] {
+            end += 1;
+        }
+        let kept: Vec<usize> = (start..end).filter_map(|s| theirs_of[s]).collect();
+        if !kept.is_empty() && kept.len() < end - start {
+            let present: Vec<usize> = (start..end).filter(|&s| ours[s] != Ours::Missing).collect();
+            let absent: Vec<usize> = (start..end).filter(|&s| ours[s] == Ours::Missing).collect();
+            let mut chosen: Vec<usize> =
+                present.into_iter().chain(absent).take(kept.len()).collect();
+            chosen.sort_unstable();
+            theirs_of[start..end].fill(None);
+            for (s, t) in chosen.into_iter().zip(kept) {
+                theirs_of[s] = Some(t);
+                base_of[t] = Some(s);
+            }
+        }
+        start = end;
+    }
+}
+
+/// The lines between two fixed points, in each text.
+struct Chunk {
+    base: Range<usize>,
+    theirs: Range<usize>,
+    ours: Range<usize>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::align::Problem;
+    use super::super::rows::{Comparer, of_snippet};
+    use super::*;
+
+    /// Merges `search` → `new` into `file`, marking `...` lines as markers;
+    /// returns the merged region's lines.
+    fn merge(file: &str, search: &str, new: &str) -> Result<Vec<String>, Clash> {
+        let f = of_snippet(file);
+        let s = of_snippet(search);
+        let n = of_snippet(new);
+        let sm: Vec<bool> = s.iter().map(|r| r.key == ". . .").collect();
+        let nm: Vec<bool> = n.iter().map(|r| r.key == ". . .").collect();
+        let comparers: Vec<Comparer> = s.iter().map(Comparer::new).collect();
+        // File lines new_content writes out cost their line break.
+        let written: Vec<Option<u32>> = f
+            .iter()
+            .map(|r| (n.iter().any(|x| x.same(r)) && !s.iter().any(|x| x.same(r))).then_some(1))
+            .collect();
+        let p = Problem {
+            search: &s,
+            markers: &sm,
+            comparers: &comparers,
+            file: &f,
+            written_out: &written,
+        };
+        let window = 0..f.len();
+        let a = p.align(window.clone(), p.offset(&window)).unwrap();
+        let sides = Sides {
+            base: &s,
+            base_markers: &sm,
+            theirs: &n,
+            theirs_markers: &nm,
+            file: &f,
+            alignment: &a,
+        };
+        let m = sides.merge()?;
+        Ok(m.out
+            .iter()
+            .map(|o| match o {
+                Out::Disk(k) => f[*k].raw.to_string(),
+                Out::New { t, .. } => format!("+{}", n[*t].raw),
+            })
+            .collect())
+    }
+
+    #[test]
+    fn the_caller_s_change_lands_and_the_rest_keeps_the_file_s_bytes() {
+        let got = merge(
+            "a  = 1\nb = 2\nc = 3\n",
+            "a = 1\nb = 2\nc = 3\n",
+            "a = 1\nb = 20\nc = 3\n",
+        );
+        assert_eq!(got.unwrap(), ["a  = 1", "+b = 20", "c = 3"]);
+    }
+
+    #[test]
+    fn a_stale_line_the_caller_keeps_stays_as_the_file_has_it() {
+        let got = merge(
+            "one();\ntwo_now();\nthree();\nfour();\n",
+            "one();\ntwo_then();\nthree();\nfour();\n",
+            "one();\ntwo_then();\nthree();\nfour_more();\n",
+        );
+        assert_eq!(
+            got.unwrap(),
+            ["one();", "two_now();", "three();", "+four_more();"]
+        );
+    }
+
+    #[test]
+    fn a_change_to_a_line_that_reads_otherwise_on_disk_is_a_conflict() {
+        let got = merge(
+            "one();\ntwo(1);\nthree();\n",
+            "one();\ntwo(2);\nthree();\n",
+            "one();\ntwo(3);\nthree();\n",
+        );
+        assert_eq!(got.unwrap_err(), Clash::LineDiffers { s: 1, f: 1 });
+    }
+
+    #[test]
+    fn two_kept_lines_the_file_contradicts_are_another_block() {
+        let got = merge(
+            "alpha_one();\nbeta_one();\ngamma();\ndelta();\n",
+            "alpha_two();\nbeta_two();\ngamma();\ndelta();\n",
+            "alpha_two();\nbeta_two();\ngamma();\ndelta_changed();\n",
+        );
+        assert!(matches!(got.unwrap_err(), Clash::KeptDiffer(v) if v.len() == 2));
+    }
+
+    #[test]
+    fn a_marker_kept_keeps_its_lines_and_a_marker_dropped_is_a_conflict() {
+        let file = "def f():\n    a = 1\n    b = 2\n    return a\n";
+        let got = merge(
+            file,
+            "def f():\n    ...\n    return a\n",
+            "def f():\n    ...\n    return b\n",
+        );
+        assert_eq!(
+            got.unwrap(),
+            ["def f():", "    a = 1", "    b = 2", "+    return b"]
+        );
+        let got = merge(
+            file,
+            "def f():\n    ...\n    return a\n",
+            "def f():\n    return b\n",
+        );
+        assert!(matches!(
+            got.unwrap_err(),
+            Clash::HiddenDropped { s: 1, .. }
+        ));
+    }
+
+    #[test]
+    fn the_same_line_added_on_both_sides_is_written_once() {
+        let got = merge(
+            "one();\nadded();\ntwo();\n",
+            "one();\ntwo();\n",
+            "one();\nadded();\ntwo();\n",
+        );
+        assert_eq!(got.unwrap(), ["one();", "added();", "two();"]);
+    }
+
+    #[test]
+    fn a_new_line_at_the_place_of_lines_left_out_is_a_conflict() {
+        let got = merge(
+            "first_call();\nnot_shown_here(x);\nsecond_call();\n",
+            "first_call();\nsecond_call();\n",
+            "first_call();\nadded_line();\nsecond_call();\n",
+        );
+        // Read with the unseen line left out, or with the first line
+        // missing: either way the new line's place is unclear.
+        assert!(matches!(
+            got.unwrap_err(),
+            Clash::LeftOut { .. } | Clash::LineMissing { .. }
+        ));
+    }
+
+    #[test]
+    fn a_marker_only_new_content_has_is_refused() {
+        let got = merge("a();\nb();\n", "a();\nb();\n", "a();\n...\nb();\n");
+        assert_eq!(got.unwrap_err(), Clash::MarkerInNew { t: 1 });
+    }
+}

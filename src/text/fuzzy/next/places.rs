@@ -1,0 +1,390 @@
+//! Where the search could be: the cheap candidate search proposes windows of
+//! the file, and the alignment model prices the search in each. Every
+//! reading of the caller's texts (see [`super::artifacts`]) is placed the
+//! same way, and all places compete under one rule ([`super::decide`]).
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use super::align::{Alignment, Problem, Step};
+use super::artifacts::Reading;
+use super::context::Ctx;
+use super::costs::COSTS;
+use super::likeness::{Likeness, likeness};
+use super::rows::{self, Comparer, Row};
+use crate::text::fuzzy::block::Lines as BlockLines;
+use crate::text::fuzzy::candidates::Probe;
+use crate::text::fuzzy::outcome::Adjustment;
+
+/// One reading, ready to be aligned.
+pub(crate) struct Prepared<'a> {
+    pub reading: &'a Reading,
+    pub search: Vec<Row<'a>>,
+    pub new: Vec<Row<'a>>,
+    pub search_markers: Vec<bool>,
+    pub new_markers: Vec<bool>,
+    comparers: Vec<Comparer>,
+    /// Keys of `new_content` lines the search lacks.
+    new_only: HashMap<String, usize>,
+    /// What the search weighs.
+    weight: u32,
+}
+
+/// A way the search fits the file.
+#[derive(Debug, Clone)]
+pub(crate) struct Place {
+    /// Index of the reading.
+    pub reading: usize,
+    pub alignment: Alignment,
+    /// The search's weight and the region's, together.
+    pub weight: u32,
+    /// The file lines it was aligned in, and the frame.
+    pub window: Range<usize>,
+    pub offset: isize,
+}
+
+impl Place {
+    /// File lines the search's lines are paired with.
+    pub(crate) fn paired(&self) -> impl Iterator<Item = usize> + '_ {
+        self.alignment.steps.iter().filter_map(|s| match s {
+            Step::Pair { f, .. } => Some(*f),
+            _ => None,
+        })
+    }
+
+    /// Whether two places pair no file line alike: rivals, not two readings
+    /// of one place.
+    pub(crate) fn disjoint(&self, other: &Place) -> bool {
+        let mine: Vec<usize> = self.paired().collect();
+        !other.paired().any(|f| mine.binary_search(&f).is_ok())
+    }
+}
+
+impl<'a> Prepared<'a> {
+    /// Prepares `reading` against the file of `ctx`.
+    pub(crate) fn new(reading: &'a Reading, ctx: &Ctx<'_, '_>) -> Prepared<'a> {
+        let search = rows::of_snippet(&reading.search);
+        let new = rows::of_snippet(&reading.new);
+        let search_markers = ctx.markers.flags(search.iter().map(|r| r.raw));
+        // A bare `...` in new_content is Python's Ellipsis unless the search
+        // elides too; a comment marker is always a marker.
+        let elides = search_markers.iter().any(|&m| m);
+        let new_markers: Vec<bool> = ctx
+            .markers
+            .flags(new.iter().map(|r| r.raw))
+            .into_iter()
+            .zip(&new)
+            .map(|(m, r)| m && (elides || ctx.markers.is_comment_marker(r.raw)))
+            .collect();
+        let comparers = search.iter().map(Comparer::new).collect();
+        let keys: Vec<&str> = search.iter().map(|r| r.key.as_str()).collect();
+        let new_only = new
+            .iter()
+            .enumerate()
+            .filter(|(k, r)| !r.is_blank() && !new_markers[*k] && !keys.contains(&r.key.as_str()))
+            .map(|(k, r)| (r.key.clone(), k))
+            .collect();
+        let weight = search
+            .iter()
+            .zip(&search_markers)
+            .filter(|(_, m)| !**m)
+            .map(|(r, _)| {
+                if r.is_blank() {
+                    COSTS.blank
+                } else {
+                    r.weight()
+                }
+            })
+            .sum();
+        Prepared {
+            reading,
+            search,
+            new,
+            search_markers,
+            new_markers,
+            comparers,
+            new_only,
+            weight,
+        }
+    }
+
+    /// Whether the search has a line of text that is not a marker.
+    pub(crate) fn has_text(&self) -> bool {
+        self.search
+            .iter()
+            .zip(&self.search_markers)
+            .any(|(r, m)| !m && !r.is_blank())
+    }
+
+    /// What a file line costs as a file-only line when `new_content` writes
+    /// it out (its line break and its distance to the line that does).
+    fn written_out(&self, file: &[Row<'_>], window: &Range<usize>) -> Vec<Option<u32>> {
+        let mut out = vec![None; file.len()];
+        if self.new_only.is_empty() {
+            return out;
+        }
+        for f in window.clone() {
+            let row = &file[f];
+            if row.is_blank() {
+                continue;
+            }
+            if self.new_only.contains_key(&row.key) {
+                out[f] = Some(COSTS.written_out);
+                continue;
+            }
+            out[f] = self
+                .new_only
+                .keys()
+                .filter(|k| rapidfuzz::fuzz::ratio(k.chars(), row.key.chars()) >= COSTS.rewritten)
+                .map(|k| COSTS.written_out + rows::distance(row, &self.new[self.new_only[k]]))
+                .min();
+        }
+        out
+    }
+
+    fn problem<'p>(
+        &'p self,
+        ctx: &'p Ctx<'_, '_>,
+        written_out: &'p [Option<u32>],
+    ) -> Problem<'p, 'p> {
+        Problem {
+            search: &self.search,
+            markers: &self.search_markers,
+            comparers: &self.comparers,
+            file: &ctx.file,
+            written_out,
+        }
+    }
+
+    /// The place of `alignment`, weighed.
+    fn weighed(
+        &self,
+        ctx: &Ctx<'_, '_>,
+        reading: usize,
+        alignment: Alignment,
+        window: Range<usize>,
+        offset: isize,
+    ) -> Place {
+        let mut hidden = vec![false; alignment.region.len()];
+        for step in &alignment.steps {
+            if let Step::Hidden { f, .. } = step {
+                for k in f.clone() {
+                    hidden[k - alignment.region.start] = true;
+                }
+            }
+        }
+        let region_weight: u32 = alignment
+            .region
+            .clone()
+            .filter(|f| !hidden[f - alignment.region.start])
+            .map(|f| {
+                let r = &ctx.file[f];
+                if r.is_blank() {
+                    COSTS.blank
+                } else {
+                    r.weight()
+                }
+            })
+            .sum();
+        Place {
+            reading,
+            weight: self.weight + region_weight,
+            alignment,
+            window,
+            offset,
+        }
+    }
+
+    /// The search aligned in file lines `window`.
+    pub(crate) fn place(
+        &self,
+        ctx: &Ctx<'_, '_>,
+        reading: usize,
+        window: Range<usize>,
+    ) -> Option<Place> {
+        let written_out = self.written_out(&ctx.file, &window);
+        let problem = self.problem(ctx, &written_out);
+        let offset = problem.offset(&window);
+        let alignment = problem.align(window.clone(), offset)?;
+        Some(self.weighed(ctx, reading, alignment, window, offset))
+    }
+
+    /// Other readings of the place `best`: the search aligned in the same
+    /// window with a search line that `best` leaves unpaired, or pairs with a
+    /// line that differs, paired with a verbatim copy of it instead.
+    pub(crate) fn alternatives(&self, ctx: &Ctx<'_, '_>, best: &Place) -> Vec<Place> {
+        let written_out = self.written_out(&ctx.file, &best.window);
+        let problem = self.problem(ctx, &written_out);
+        let paired: Vec<usize> = best.paired().collect();
+        let mut out = Vec::new();
+        for s in self.loose(ctx, best) {
+            for f in best.window.clone() {
+                if paired.binary_search(&f).is_ok() || !ctx.file[f].same(&self.search[s]) {
+                    continue;
+                }
+                if let Some(a) = problem.forced(best.window.clone(), best.offset, s, f) {
+                    out.push(self.weighed(ctx, best.reading, a, best.window.clone(), best.offset));
+                }
+            }
+        }
+        out
+    }
+
+    /// Search lines with text that `place` leaves unpaired or pairs with a
+    /// line that differs beyond noise.
+    fn loose(&self, ctx: &Ctx<'_, '_>, place: &Place) -> Vec<usize> {
+        let mut out = Vec::new();
+        for step in &place.alignment.steps {
+            match *step {
+                Step::SearchOnly { s } if !self.search[s].is_blank() && !self.search_markers[s] => {
+                    out.push(s)
+                }
+                Step::Pair { s, f }
+                    if likeness(&self.search[s].key, &ctx.file[f].key) == Likeness::Differs =>
+                {
+                    out.push(s)
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// Every place the candidate search proposes, aligned.
+    pub(crate) fn places(&self, ctx: &Ctx<'_, '_>, reading: usize) -> Vec<Place> {
+        let blocks = BlockLines::of_snippet(&self.reading.search);
+        // The first run of lines between markers that has text finds the
+        // places; a marker may then reach as far as the block allows.
+        let mut first: Vec<usize> = Vec::new();
+        for (k, line) in blocks.all.iter().enumerate() {
+            if self.search_markers.get(k).copied().unwrap_or(false) {
+                if !first.is_empty() {
+                    break;
+                }
+                continue;
+            }
+            if !line.is_blank() {
+                first.push(k);
+            }
+        }
+        if first.is_empty() {
+            return Vec::new();
+        }
+        let elided = self.search_markers.iter().any(|&m| m);
+        let probe = Probe::new(first.iter().map(|&k| &blocks.all[k]).collect());
+        let nonblank = &ctx.blocks.nonblank;
+        let mut windows = probe.find(&ctx.blocks, 0..nonblank.len());
+        windows.sort_by(|a, b| a.dist.cmp(&b.dist).then(a.start.cmp(&b.start)));
+        windows.truncate(COSTS.aligned_places);
+        let margin = COSTS.window_margin;
+        let mut out: Vec<Place> = Vec::new();
+        for w in windows {
+            let lo = nonblank[w.start.saturating_sub(margin)];
+            // Lines new_content writes out may be lines the search left
+            // out: the window reaches as many lines further.
+            let hi_nb = (w.end + margin + self.new_only.len()).min(nonblank.len()) - 1;
+            let mut hi = nonblank[hi_nb] + 1;
+            if elided {
+                hi = self.reach(ctx, nonblank[w.start], hi);
+            }
+            if let Some(p) = self.place(ctx, reading, lo..hi)
+                && !out.iter().any(|q| {
+                    q.alignment.region == p.alignment.region && q.alignment.cost == p.alignment.cost
+                })
+            {
+                out.push(p);
+            }
+        }
+        out
+    }
+
+    /// How far past the place found for the first lines a window of an
+    /// elided search reaches: the end of the block that place's first line
+    /// opens, and the rest of the search beyond it.
+    fn reach(&self, ctx: &Ctx<'_, '_>, head: usize, at_least: usize) -> usize {
+        let depth = ctx.file[head].width;
+        let rest = self.search.len();
+        let mut end = at_least;
+        for f in head + 1..ctx.file.len().min(head + COSTS.max_hidden) {
+            end = f + 1;
+            let row = &ctx.file[f];
+            if !row.is_blank() && row.width < depth {
+                break;
+            }
+        }
+        (end + rest).min(ctx.file.len()).max(at_least)
+    }
+
+    /// Places around the file's other copies of search lines the place `best`
+    /// could not pair as they are: the block may be there instead.
+    pub(crate) fn elsewhere(&self, ctx: &Ctx<'_, '_>, reading: usize, best: &Place) -> Vec<Place> {
+        let region = &best.alignment.region;
+        let unpaired = self.loose(ctx, best);
+        let m = self.search.len();
+        let margin = COSTS.window_margin;
+        let mut out: Vec<Place> = Vec::new();
+        let mut looked = 0;
+        for s in unpaired {
+            for (f, row) in ctx.file.iter().enumerate() {
+                if looked >= COSTS.elsewhere_places {
+                    return out;
+                }
+                if region.contains(&f) || !row.same(&self.search[s]) {
+                    continue;
+                }
+                looked += 1;
+                let lo = f.saturating_sub(s + margin);
+                let hi = (f + (m - s) + margin).min(ctx.file.len());
+                if let Some(p) = self.place(ctx, reading, lo..hi) {
+                    out.push(p);
+                }
+            }
+        }
+        out
+    }
+
+    /// What the place's alignment tolerated.
+    pub(crate) fn adjustments(&self, ctx: &Ctx<'_, '_>, place: &Place) -> Vec<Adjustment> {
+        let mut out: Vec<Adjustment> = Vec::new();
+        let mut add = |a: Adjustment| {
+            if !out.contains(&a) {
+                out.push(a);
+            }
+        };
+        for step in &place.alignment.steps {
+            match step {
+                Step::Pair { s, f } => {
+                    let (a, b) = (&self.search[*s], &ctx.file[*f]);
+                    if a.eol != b.eol && a.eol != crate::text::lines::Eol::None {
+                        add(Adjustment::LineEndings);
+                    }
+                    if a.raw == b.raw {
+                        continue;
+                    }
+                    if a.indent != b.indent {
+                        add(Adjustment::Indentation);
+                    }
+                    let (ca, cb) = (a.raw.trim(), b.raw.trim());
+                    if ca == cb {
+                        continue;
+                    }
+                    if a.key != b.key {
+                        add(Adjustment::Fuzzy);
+                    } else if ca.split_whitespace().eq(cb.split_whitespace())
+                        || (ca.is_ascii() && cb.is_ascii())
+                    {
+                        add(Adjustment::Whitespace);
+                    } else {
+                        add(Adjustment::Unicode);
+                    }
+                }
+                Step::SearchOnly { s } if self.search[*s].is_blank() => add(Adjustment::BlankLines),
+                Step::FileOnly { f } if ctx.file[*f].is_blank() => add(Adjustment::BlankLines),
+                Step::SearchOnly { .. } | Step::FileOnly { .. } => add(Adjustment::Fuzzy),
+                Step::Hidden { .. } => add(Adjustment::Elision),
+            }
+        }
+        out.sort();
+        out
+    }
+}

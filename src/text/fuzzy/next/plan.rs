@@ -1,0 +1,290 @@
+//! From request to plan: the search as it is first; then every reading of
+//! the caller's texts placed in the file, one decision among all places, and
+//! the decided places merged, written out and re-read.
+
+use super::apply::{self, Found};
+use super::artifacts::{self, Reading};
+use super::context::Ctx;
+use super::costs::COSTS;
+use super::decide::{self, Decision};
+use super::exact_edits;
+use super::places::{Place, Prepared};
+use super::refusal::{ConflictReason, Refusal, Unfound};
+use crate::text::fuzzy::EditRequest;
+use crate::text::fuzzy::exact;
+use crate::text::fuzzy::normalize::LfText;
+use crate::text::fuzzy::outcome::{Candidate, Plan, PlannedEdit, Strategy};
+
+/// Plans `request` against `text`.
+pub(crate) fn plan(text: &str, request: &EditRequest<'_>) -> Result<Plan, Refusal> {
+    if !request.threshold.is_finite() || !(0.0..=1.0).contains(&request.threshold) {
+        return Err(Refusal::InvalidThreshold {
+            threshold: request.threshold,
+        });
+    }
+    if request.search.trim().is_empty() {
+        return Err(Refusal::EmptySearch);
+    }
+    let ctx = Ctx::new(text, request);
+    let mut occurrences = exact::occurrences(text, &LfText::new(text), request.search);
+    // A search that begins with a line break and is found right after a
+    // line's text begins with one blank line fewer than it shows: such a
+    // find is not exact, and the tolerant path weighs its blank lines.
+    if request.search.starts_with(['\n', '\r']) {
+        occurrences.retain(|o| o.range.start == 0 || text[..o.range.start].ends_with('\n'));
+    }
+    let as_sent = Reading {
+        search: request.search.to_string(),
+        new: request.replacement.to_string(),
+        undone: Vec::new(),
+        new_differs: None,
+    };
+    let prepared = Prepared::new(&as_sent, &ctx);
+    match (request.strategy, occurrences.len()) {
+        (_, 0) => tolerant(&ctx),
+        (Strategy::SingleMatch, 1) => {
+            let o = &occurrences[0];
+            if let Some(lines) = exact_edits::already_applied(&ctx, o) {
+                return Err(Refusal::Conflict {
+                    lines,
+                    reason: ConflictReason::AlreadyApplied,
+                    search_line: None,
+                    file_line: None,
+                    file_lines: Some(lines),
+                    new_line: None,
+                    diff: String::new(),
+                });
+            }
+            let edit = exact_edits::edit(&ctx, &prepared, o, false)?;
+            Ok(finish(&ctx, vec![edit], Vec::new(), Vec::new()))
+        }
+        (Strategy::SingleMatch, _) => Err(Refusal::Ambiguous {
+            candidates: occurrences
+                .iter()
+                .map(|o| exact_edits::candidate(&ctx, o))
+                .collect(),
+            unlike: false,
+        }),
+        (Strategy::ReplaceAll, _) => {
+            let mut edits = exact_edits::all(&ctx, &prepared, &occurrences)?;
+            // Copies that differ only in whitespace or look-alikes are
+            // copies too; places that differ more are reported, not changed.
+            let mut near = Vec::new();
+            let mut places = prepared.places(&ctx, 0);
+            decide::sort(&mut places);
+            for p in &places {
+                let r = &p.alignment.region;
+                let overlaps = edits
+                    .iter()
+                    .any(|e| e.lines.start <= r.end && r.start < e.lines.end);
+                if overlaps || !decide::within(p, request.threshold) {
+                    continue;
+                }
+                let score = COSTS.score(p.alignment.edits, p.weight);
+                let adjustments = prepared.adjustments(&ctx, p);
+                if p.alignment.cost == 0 {
+                    edits.push(apply::edit(
+                        &ctx,
+                        &prepared,
+                        p,
+                        Found::Tolerant,
+                        score,
+                        adjustments,
+                    )?);
+                } else {
+                    near.push(ctx.candidate(r, score, &adjustments));
+                }
+            }
+            edits.sort_by_key(|e| e.splice.range.start);
+            Ok(finish(&ctx, edits, near, Vec::new()))
+        }
+    }
+}
+
+/// The plan of `edits`, with a file's missing final newline kept.
+fn finish(
+    ctx: &Ctx<'_, '_>,
+    mut edits: Vec<PlannedEdit>,
+    near_misses: Vec<Candidate>,
+    normalized: Vec<&'static str>,
+) -> Plan {
+    keep_missing_final_newline(ctx.text, &mut edits);
+    Plan {
+        edits,
+        near_misses,
+        normalized,
+    }
+}
+
+/// Removing the last text of a file that has no final newline would leave
+/// the newline before it at the end: take it away too, from the text before
+/// (a literal replacement that empties the end of a file).
+fn keep_missing_final_newline(text: &str, edits: &mut [PlannedEdit]) {
+    if text.ends_with('\n') {
+        return;
+    }
+    let Some(last) = edits.last_mut() else {
+        return;
+    };
+    if !last.splice.text.is_empty() || last.splice.range.end != text.len() {
+        return;
+    }
+    let start = last.splice.range.start;
+    if start == 0 || !text[..start].ends_with('\n') {
+        return;
+    }
+    last.splice.range.start -= if text[..start].ends_with("\r\n") {
+        2
+    } else {
+        1
+    };
+}
+
+/// The tolerant path: every reading placed, one decision, one edit (or every
+/// alike copy under `replace_all`).
+fn tolerant(ctx: &Ctx<'_, '_>) -> Result<Plan, Refusal> {
+    let request = ctx.request;
+    let readings = artifacts::readings(request.search, request.replacement).map_err(|partial| {
+        Refusal::NotFound {
+            best: None,
+            diff: String::new(),
+            threshold: ctx.threshold(),
+            equally_close: Vec::new(),
+            reason: Some(Unfound::Inconsistent { seen: partial.seen }),
+        }
+    })?;
+    let prepared: Vec<Prepared<'_>> = readings.iter().map(|r| Prepared::new(r, ctx)).collect();
+    let mut places: Vec<Place> = Vec::new();
+    for (k, p) in prepared.iter().enumerate() {
+        if p.has_text() {
+            places.extend(p.places(ctx, k));
+        }
+    }
+    decide::sort(&mut places);
+    let score = |p: &Place| COSTS.score(p.alignment.edits, p.weight);
+    let candidate = |p: &Place| {
+        let adjustments = prepared[p.reading].adjustments(ctx, p);
+        ctx.candidate(&p.alignment.region, score(p), &adjustments)
+    };
+    let decision = match request.strategy {
+        Strategy::SingleMatch => {
+            let rivals = match places.first() {
+                Some(best) if decide::within(best, request.threshold) => {
+                    prepared[best.reading].elsewhere(ctx, best.reading, best)
+                }
+                _ => Vec::new(),
+            };
+            decide::single(&places, &rivals, request.threshold)
+        }
+        Strategy::ReplaceAll => decide::all(&places, request.threshold, |k| {
+            let r = &places[k].alignment.region;
+            ctx.file[r.clone()]
+                .iter()
+                .filter(|row| !row.is_blank())
+                .map(|row| row.key.clone())
+                .collect::<Vec<_>>()
+        }),
+    };
+    match decision {
+        Decision::NotFound(best, close) => Err(Refusal::NotFound {
+            best: best.map(|k| candidate(&places[k])),
+            diff: best.map_or(String::new(), |k| {
+                let p = &places[k];
+                ctx.diff_against(&prepared[p.reading].reading.search, &p.alignment.region)
+            }),
+            threshold: ctx.threshold(),
+            equally_close: close.iter().map(|&k| candidate(&places[k])).collect(),
+            reason: None,
+        }),
+        Decision::Ambiguous(all) => {
+            let mut candidates: Vec<Candidate> = Vec::new();
+            for p in &all {
+                let c = candidate(p);
+                if !candidates.iter().any(|d| d.lines == c.lines) {
+                    candidates.push(c);
+                }
+            }
+            Err(Refusal::Ambiguous {
+                candidates,
+                unlike: false,
+            })
+        }
+        Decision::Unlike(all) => Err(Refusal::Ambiguous {
+            candidates: all.iter().map(|&k| candidate(&places[k])).collect(),
+            unlike: true,
+        }),
+        Decision::Apply(chosen) => {
+            let mut edits = Vec::new();
+            let mut normalized: Vec<&'static str> = Vec::new();
+            for &k in &chosen {
+                let p = &places[k];
+                let prep = &prepared[p.reading];
+                let adjustments = prep.adjustments(ctx, p);
+                let edit = apply::edit(ctx, prep, p, Found::Tolerant, score(p), adjustments)?;
+                if request.strategy == Strategy::SingleMatch {
+                    same_edit_every_reading(ctx, prep, p, &edit, &candidate)?;
+                }
+                edits.push(edit);
+                for a in &prep.reading.undone {
+                    if !normalized.contains(&a.name()) {
+                        normalized.push(a.name());
+                    }
+                }
+            }
+            let near = match request.strategy {
+                Strategy::ReplaceAll => places
+                    .iter()
+                    .enumerate()
+                    .filter(|(k, p)| {
+                        !chosen.contains(k)
+                            && decide::within(p, request.threshold)
+                            && chosen.iter().all(|&c| {
+                                let (a, b) = (&places[c].alignment.region, &p.alignment.region);
+                                a.end <= b.start || b.end <= a.start
+                            })
+                    })
+                    .map(|(_, p)| candidate(p))
+                    .collect(),
+                Strategy::SingleMatch => Vec::new(),
+            };
+            Ok(finish(ctx, edits, near, normalized))
+        }
+    }
+}
+
+/// Refuses as ambiguous when the search fits the place's own lines another
+/// way nearly as cheaply (a line paired with a verbatim copy instead of the
+/// line it differs from) and that reading would make another edit.
+fn same_edit_every_reading(
+    ctx: &Ctx<'_, '_>,
+    prep: &Prepared<'_>,
+    best: &Place,
+    edit: &PlannedEdit,
+    candidate: &dyn Fn(&Place) -> Candidate,
+) -> Result<(), Refusal> {
+    let result = |e: &PlannedEdit| {
+        let r = &e.splice.range;
+        format!(
+            "{}{}{}",
+            &ctx.text[..r.start],
+            e.splice.text,
+            &ctx.text[r.end..]
+        )
+    };
+    let made = result(edit);
+    for alt in prep.alternatives(ctx, best) {
+        if !decide::close_reading(best, &alt) {
+            continue;
+        }
+        let adjustments = prep.adjustments(ctx, &alt);
+        let same = apply::edit(ctx, prep, &alt, Found::Tolerant, 0.0, adjustments)
+            .is_ok_and(|e| result(&e) == made);
+        if !same {
+            return Err(Refusal::Ambiguous {
+                candidates: vec![candidate(best), candidate(&alt)],
+                unlike: false,
+            });
+        }
+    }
+    Ok(())
+}

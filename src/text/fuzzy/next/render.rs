@@ -1,0 +1,219 @@
+//! The merged region written out: file lines with their own bytes, new lines
+//! in the file's indentation and line endings, and the byte splice that puts
+//! them in place.
+
+use std::ops::Range;
+
+use super::merge::{Anchor, Merged, Out};
+use super::rows::Row;
+use crate::text::fuzzy::indent::{Hints, IndentMap, step};
+use crate::text::lines::{Eol, LineIndex};
+
+/// What the region becomes.
+#[derive(Debug, Clone)]
+pub(crate) struct Rendered {
+    /// The bytes replaced.
+    pub range: Range<usize>,
+    /// What replaces them.
+    pub text: String,
+}
+
+/// The region's texts and what is known of their frame.
+pub(crate) struct Region<'a, 't> {
+    pub text: &'t str,
+    pub index: &'a LineIndex,
+    pub file: &'a [Row<'t>],
+    pub base: &'a [Row<'a>],
+    pub theirs: &'a [Row<'a>],
+    /// File lines of the region.
+    pub lines: Range<usize>,
+    /// (search line, file line) of every pair of lines with text.
+    pub pairs: &'a [(usize, usize)],
+}
+
+impl Region<'_, '_> {
+    /// The ending most lines of the region use, or the file's own.
+    fn eol(&self) -> Eol {
+        let (mut lf, mut crlf) = (0, 0);
+        for row in &self.file[self.lines.clone()] {
+            match row.eol {
+                Eol::Lf => lf += 1,
+                Eol::Crlf => crlf += 1,
+                Eol::None => {}
+            }
+        }
+        if crlf > lf {
+            Eol::Crlf
+        } else if lf > 0 {
+            Eol::Lf
+        } else {
+            self.index.eol_style(self.text).preferred()
+        }
+    }
+
+    /// Whether `new_content` is indented as the file is rather than as the
+    /// search: among the lines it keeps whose indentation differs between
+    /// the search and the file, which one it follows more often.
+    fn new_in_file_frame(&self, merged: &Merged) -> Option<bool> {
+        let (mut file, mut search) = (0, 0);
+        for &(t, s) in &merged.kept {
+            let Some(&(_, f)) = self.pairs.iter().find(|(ps, _)| *ps == s) else {
+                continue;
+            };
+            let (b, d, n) = (&self.base[s], &self.file[f], &self.theirs[t]);
+            if b.indent == d.indent {
+                continue;
+            }
+            if n.indent == d.indent {
+                file += 1;
+            } else if n.indent == b.indent {
+                search += 1;
+            }
+        }
+        match file.cmp(&search) {
+            std::cmp::Ordering::Greater => Some(true),
+            std::cmp::Ordering::Less => Some(false),
+            std::cmp::Ordering::Equal => None,
+        }
+    }
+
+    /// The indentation steps of the caller's texts and of the file around
+    /// the region.
+    fn units(&self) -> Option<(usize, usize)> {
+        const AROUND: usize = 100;
+        let widths = |rows: &mut dyn Iterator<Item = &Row<'_>>| -> Vec<usize> {
+            rows.filter(|r| !r.is_blank()).map(|r| r.width).collect()
+        };
+        let caller = widths(&mut self.base.iter().chain(self.theirs.iter()));
+        let lo = self.lines.start.saturating_sub(AROUND);
+        let hi = (self.lines.end + AROUND).min(self.file.len());
+        let file = widths(&mut self.file[lo..hi].iter());
+        let (c, f) = (step(caller.iter().copied()), step(file.iter().copied()));
+        (c > 0 && f > 0).then_some((c, f))
+    }
+
+    fn indent_map(&self, merged: &Merged) -> IndentMap {
+        let pairs: Vec<(&str, &str)> = self
+            .pairs
+            .iter()
+            .map(|&(s, f)| (self.base[s].indent, self.file[f].indent))
+            .collect();
+        let block: Vec<&str> = self.file[self.lines.clone()]
+            .iter()
+            .filter(|r| !r.is_blank())
+            .map(|r| r.indent)
+            .collect();
+        let new: Vec<&str> = self
+            .theirs
+            .iter()
+            .filter(|r| !r.is_blank())
+            .map(|r| r.indent)
+            .collect();
+        let hints = Hints {
+            file_frame: self.new_in_file_frame(merged),
+            units: self.units(),
+        };
+        IndentMap::with_frame(&pairs, &block, &new, hints)
+    }
+
+    /// Writes `merged` out.
+    pub(crate) fn render(&self, merged: &Merged) -> Rendered {
+        let eol = self.eol();
+        let map = self.indent_map(merged);
+        let lines: Vec<(String, Eol)> = merged
+            .out
+            .iter()
+            .map(|o| match *o {
+                Out::Disk(f) => (self.file[f].raw.to_string(), self.file[f].eol),
+                Out::New { t, anchor } => {
+                    let row = &self.theirs[t];
+                    let paired = match anchor {
+                        Some(Anchor::Replaces { s, f }) => {
+                            Some((self.base[s].indent, self.file[f].indent))
+                        }
+                        Some(Anchor::Rewrites { f }) => Some((row.indent, self.file[f].indent)),
+                        None => None,
+                    };
+                    let body = corrected(&row.raw[row.indent.len()..], &merged.typos);
+                    let indent = if row.is_blank() {
+                        String::new()
+                    } else {
+                        map.map(row.indent, paired)
+                    };
+                    // A line rewritten in place keeps its own ending (files
+                    // that mix endings keep them line by line).
+                    let own = match anchor {
+                        Some(Anchor::Replaces { f, .. } | Anchor::Rewrites { f })
+                            if self.file[f].eol != Eol::None =>
+                        {
+                            self.file[f].eol
+                        }
+                        _ => eol,
+                    };
+                    (format!("{indent}{body}"), own)
+                }
+            })
+            .collect();
+        let last = self.lines.end - 1;
+        let open_end = self.file[last].eol == Eol::None;
+        let mut range = self.index.span_of_lines(self.lines.start + 1, last + 1);
+        let mut text = String::new();
+        for (k, (body, own)) in lines.iter().enumerate() {
+            text.push_str(body);
+            let is_last = k + 1 == lines.len();
+            if is_last && open_end {
+                continue;
+            }
+            text.push_str(if *own == Eol::None { eol } else { *own }.as_str());
+        }
+        // Removing the last lines of a file without a final newline takes the
+        // line break before them too, so the file still ends without one.
+        if lines.is_empty() && open_end && self.lines.start > 0 {
+            let before = &self.text[..range.start];
+            range.start -= if before.ends_with("\r\n") {
+                2
+            } else {
+                usize::from(before.ends_with('\n'))
+            };
+        }
+        Rendered { range, text }
+    }
+}
+
+/// `line` with each word the search misspelled in the file's spelling.
+fn corrected(line: &str, typos: &[(String, String)]) -> String {
+    if typos.is_empty() {
+        return line.to_string();
+    }
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while !rest.is_empty() {
+        let start = rest.find(word).unwrap_or(rest.len());
+        out.push_str(&rest[..start]);
+        rest = &rest[start..];
+        let end = rest.find(|c: char| !word(c)).unwrap_or(rest.len());
+        let w = &rest[..end];
+        match typos.iter().find(|(wrong, _)| wrong == w) {
+            Some((_, right)) => out.push_str(right),
+            None => out.push_str(w),
+        }
+        rest = &rest[end..];
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn misspelled_words_take_the_file_s_spelling() {
+        let typos = vec![("totl".to_string(), "total".to_string())];
+        assert_eq!(
+            corrected("let totl = totl + 1; // totls", &typos),
+            "let total = total + 1; // totls"
+        );
+        assert_eq!(corrected("x", &[]), "x");
+    }
+}

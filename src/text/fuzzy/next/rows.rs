@@ -1,0 +1,142 @@
+//! The lines of a text as the matcher weighs them: each with its ending,
+//! indentation, and *key*, its tokens joined by single spaces (look-alike
+//! characters folded), so that whitespace anywhere in a line is never a
+//! difference and the edits between two keys are the edits that matter.
+
+use rapidfuzz::distance::indel;
+
+use super::likeness::tokens;
+use crate::text::fuzzy::normalize::{canonical, indent_of, key_hash, width};
+use crate::text::lines::{Eol, LineIndex};
+
+/// One line.
+#[derive(Debug, Clone)]
+pub(crate) struct Row<'t> {
+    /// The text without its ending.
+    pub raw: &'t str,
+    /// The ending.
+    pub eol: Eol,
+    /// Leading spaces and tabs.
+    pub indent: &'t str,
+    /// Width of `indent` in columns.
+    pub width: usize,
+    /// Tokens of the canonical form, joined with single spaces.
+    pub key: String,
+    /// Hash of `key`.
+    pub hash: u64,
+    /// Characters in `key`.
+    pub chars: u32,
+}
+
+impl<'t> Row<'t> {
+    fn new(raw: &'t str, eol: Eol) -> Row<'t> {
+        let canon = canonical(raw);
+        let key = tokens(&canon).join(" ");
+        let indent = indent_of(raw);
+        Row {
+            raw,
+            eol,
+            indent,
+            width: width(indent),
+            hash: key_hash(&key),
+            chars: key.chars().count() as u32,
+            key,
+        }
+    }
+
+    /// Whether the line is blank.
+    pub(crate) fn is_blank(&self) -> bool {
+        self.key.is_empty()
+    }
+
+    /// Whether two lines have the same key.
+    pub(crate) fn same(&self, other: &Row<'_>) -> bool {
+        self.hash == other.hash && self.key == other.key
+    }
+
+    /// What the line costs with no counterpart: its characters and its break.
+    pub(crate) fn weight(&self) -> u32 {
+        self.chars + 1
+    }
+}
+
+/// Every line of a file's text.
+pub(crate) fn of_text<'t>(text: &'t str, index: &LineIndex) -> Vec<Row<'t>> {
+    (1..=index.len())
+        .map(|n| Row::new(index.text(text, n), index.eol(text, n)))
+        .collect()
+}
+
+/// Every line of a text the caller sent.
+pub(crate) fn of_snippet(text: &str) -> Vec<Row<'_>> {
+    text.split_inclusive('\n')
+        .map(|piece| {
+            if let Some(body) = piece.strip_suffix("\r\n") {
+                Row::new(body, Eol::Crlf)
+            } else if let Some(body) = piece.strip_suffix('\n') {
+                Row::new(body, Eol::Lf)
+            } else {
+                Row::new(piece, Eol::None)
+            }
+        })
+        .collect()
+}
+
+/// Edits between the keys of two lines.
+pub(crate) fn distance(a: &Row<'_>, b: &Row<'_>) -> u32 {
+    if a.same(b) {
+        return 0;
+    }
+    indel::distance(a.key.chars(), b.key.chars()) as u32
+}
+
+/// A search line prepared for many comparisons.
+pub(crate) struct Comparer {
+    batch: indel::BatchComparator<char>,
+    hash: u64,
+    key: String,
+}
+
+impl Comparer {
+    /// Prepares `row`.
+    pub(crate) fn new(row: &Row<'_>) -> Comparer {
+        Comparer {
+            batch: indel::BatchComparator::new(row.key.chars()),
+            hash: row.hash,
+            key: row.key.clone(),
+        }
+    }
+
+    /// Edits between the prepared line's key and `other`'s.
+    pub(crate) fn distance(&self, other: &Row<'_>) -> u32 {
+        if self.hash == other.hash && self.key == other.key {
+            return 0;
+        }
+        self.batch.distance(other.key.chars()) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_ignore_whitespace_between_tokens() {
+        let a = of_snippet("  let x=a+b;\r\n");
+        let b = of_snippet("let x = a + b;");
+        assert!(a[0].same(&b[0]));
+        assert_eq!(a[0].key, "let x = a + b ;");
+        assert_eq!(a[0].eol, Eol::Crlf);
+        assert_eq!(a[0].width, 2);
+        assert_eq!(distance(&a[0], &b[0]), 0);
+    }
+
+    #[test]
+    fn distances_count_key_edits() {
+        let a = of_snippet("let total = 1;");
+        let b = of_snippet("let totl = 1;");
+        assert_eq!(distance(&a[0], &b[0]), 1);
+        assert_eq!(Comparer::new(&a[0]).distance(&b[0]), 1);
+        assert_eq!(a[0].weight(), "let total = 1 ;".len() as u32 + 1);
+    }
+}

@@ -1,0 +1,266 @@
+//! A re-read of every tolerant plan before it is written, independent of how
+//! the plan was made: the change it makes to the file must be the change the
+//! caller made from `search_context` to `new_content`.
+//!
+//! The region as it is and as it would be are compared line by line (lines
+//! of text only, as keys, so whitespace is no change) with the caller's two
+//! texts (with recognised artifacts undone and markers left out):
+//!
+//! - every line the plan adds is one `new_content` adds, up to a typo;
+//! - every line the plan removes is one `search_context` removes, up to a
+//!   typo, or one the caller never showed and `new_content` writes out
+//!   rewritten;
+//! - every line `new_content` adds is in the region afterwards;
+//! - no line `search_context` removes is left in more copies than
+//!   `new_content` has;
+//! - nothing outside the region changes.
+//!
+//! A plan that fails is refused, never written. This is the net for the
+//! cases where the model that made the plan is wrong.
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use super::costs::COSTS;
+use super::likeness::{Likeness, likeness};
+use super::rows::Row;
+
+/// The keys of the lines with text, with how often each occurs.
+fn counts<'a>(keys: impl Iterator<Item = &'a str>) -> HashMap<&'a str, usize> {
+    let mut out = HashMap::new();
+    for k in keys.filter(|k| !k.is_empty()) {
+        *out.entry(k).or_insert(0) += 1;
+    }
+    out
+}
+
+/// The lines of `a` beyond those of `b`, as a list with repeats.
+fn beyond<'a>(a: &HashMap<&'a str, usize>, b: &HashMap<&'a str, usize>) -> Vec<&'a str> {
+    let mut out: Vec<&'a str> = Vec::new();
+    for (k, &n) in a {
+        let m = b.get(k).copied().unwrap_or(0);
+        out.extend(std::iter::repeat_n(*k, n.saturating_sub(m)));
+    }
+    out.sort_unstable();
+    out
+}
+
+fn alike(a: &str, b: &str) -> bool {
+    likeness(a, b) != Likeness::Differs
+}
+
+/// Takes from `pool` a line alike to `key` (the same first), if any.
+fn take(pool: &mut Vec<&str>, key: &str) -> bool {
+    let at = pool
+        .iter()
+        .position(|p| *p == key)
+        .or_else(|| pool.iter().position(|p| alike(p, key)));
+    match at {
+        Some(k) => {
+            pool.swap_remove(k);
+            true
+        }
+        None => false,
+    }
+}
+
+fn copies(keys: &[&str], key: &str) -> usize {
+    keys.iter().filter(|k| **k == key || alike(k, key)).count()
+}
+
+fn brief(key: &str) -> String {
+    crate::text::excerpt::brief(key).to_string()
+}
+
+/// What the plan would do, and what the caller asked for.
+pub(crate) struct Check<'a> {
+    /// Keys of the region's lines before the edit.
+    pub before: Vec<&'a str>,
+    /// Keys of the region's lines after it.
+    pub after: Vec<&'a str>,
+    /// Keys of the search's lines (markers left out).
+    pub search: Vec<&'a str>,
+    /// Keys of `new_content`'s lines (markers left out).
+    pub new: Vec<&'a str>,
+    /// The bytes the plan replaces, and the region's bytes, in the file.
+    pub splice: Range<usize>,
+    pub region: Range<usize>,
+    /// Whether the splice may reach back over the line break before the
+    /// region (the last lines of a file without a final newline removed).
+    pub takes_break_before: bool,
+}
+
+impl Check<'_> {
+    /// `Ok` when the plan makes the caller's change and nothing else; else
+    /// what it would do that the caller did not ask for.
+    pub(crate) fn run(&self) -> Result<(), String> {
+        let reach = if self.takes_break_before { 2 } else { 0 };
+        if self.splice.start + reach < self.region.start || self.splice.end > self.region.end {
+            return Err("it would change bytes outside the matched lines".into());
+        }
+        let before = counts(self.before.iter().copied());
+        let after = counts(self.after.iter().copied());
+        let search = counts(self.search.iter().copied());
+        let new = counts(self.new.iter().copied());
+        let added = beyond(&after, &before);
+        let removed = beyond(&before, &after);
+        let mut caller_added = beyond(&new, &search);
+        let mut caller_removed = beyond(&search, &new);
+
+        let mut unclaimed_added: Vec<&str> = caller_added.clone();
+        for line in &added {
+            if !take(&mut caller_added, line) {
+                return Err(format!(
+                    "it would write `{}`, which new_content does not add",
+                    brief(line)
+                ));
+            }
+        }
+        for line in &removed {
+            if take(&mut caller_removed, line) {
+                continue;
+            }
+            // A line the caller never showed may go where new_content writes
+            // it out rewritten.
+            let unseen = !self.search.iter().any(|s| alike(s, line));
+            let rewritten = if unseen {
+                unclaimed_added.iter().position(|a| {
+                    rapidfuzz::fuzz::ratio(a.chars(), line.chars()) >= COSTS.rewritten
+                })
+            } else {
+                None
+            };
+            match rewritten {
+                Some(k) => {
+                    unclaimed_added.swap_remove(k);
+                }
+                None => {
+                    return Err(format!(
+                        "it would remove `{}`, which search_context does not remove",
+                        brief(line)
+                    ));
+                }
+            }
+        }
+        for line in &caller_added {
+            if copies(&self.after, line) == 0 {
+                return Err(format!(
+                    "`{}`, which new_content adds, would not be in the file",
+                    brief(line)
+                ));
+            }
+        }
+        for line in &caller_removed {
+            if copies(&self.after, line) > copies(&self.new, line)
+                && copies(&self.before, line) >= copies(&self.search, line)
+            {
+                return Err(format!(
+                    "`{}`, which new_content removes, would stay in the file",
+                    brief(line)
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The keys of rows, markers and blank lines left out.
+pub(crate) fn keys_of<'a>(rows: &'a [Row<'a>], markers: &[bool]) -> Vec<&'a str> {
+    rows.iter()
+        .zip(markers)
+        .filter(|(r, m)| !**m && !r.is_blank())
+        .map(|(r, _)| r.key.as_str())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check<'a>(
+        before: &[&'a str],
+        after: &[&'a str],
+        search: &[&'a str],
+        new: &[&'a str],
+    ) -> Result<(), String> {
+        Check {
+            before: before.to_vec(),
+            after: after.to_vec(),
+            search: search.to_vec(),
+            new: new.to_vec(),
+            splice: 10..20,
+            region: 10..20,
+            takes_break_before: false,
+        }
+        .run()
+    }
+
+    #[test]
+    fn the_caller_s_change_passes() {
+        assert_eq!(
+            check(
+                &["a", "b ;", "c"],
+                &["a", "b2 ;", "c"],
+                &["a", "b ;", "c"],
+                &["a", "b2 ;", "c"]
+            ),
+            Ok(())
+        );
+        // A typo in the search, a stale line the caller keeps.
+        assert_eq!(
+            check(
+                &["let total = 1 ;", "go ( )", "now ( )"],
+                &["let total = 2 ;", "go ( )", "now ( )"],
+                &["let totl = 1 ;", "go ( )", "then ( )"],
+                &["let totl = 2 ;", "go ( )", "then ( )"]
+            ),
+            Ok(())
+        );
+    }
+
+    #[test]
+    fn numbers_written_into_the_file_fail() {
+        let err = check(
+            &["a = 1", "b = 2"],
+            &["a = 1", "13 : b = 3"],
+            &["12 : a = 1", "13 : b = 2"],
+            &["12 : a = 1", "13 : b = 3"],
+        )
+        .unwrap_err();
+        assert!(err.contains("remove `b = 2`"), "{err}");
+    }
+
+    #[test]
+    fn a_look_alike_edited_instead_fails() {
+        let err = check(
+            &["other_name ( x )", "common ( )"],
+            &["other_name ( y )", "common ( )"],
+            &["gone_name ( x )", "common ( )"],
+            &["gone_name ( y )", "common ( )"],
+        )
+        .unwrap_err();
+        assert!(err.contains("would write `other_name ( y )`"), "{err}");
+    }
+
+    #[test]
+    fn a_change_not_made_fails() {
+        let err = check(&["a", "b"], &["a", "b"], &["a", "b"], &["a", "b", "c"]).unwrap_err();
+        assert!(err.contains("`c`"), "{err}");
+        let err = check(&["a", "b"], &["a", "b"], &["a", "b"], &["a"]).unwrap_err();
+        assert!(err.contains("would stay"), "{err}");
+    }
+
+    #[test]
+    fn bytes_outside_the_region_fail() {
+        let c = Check {
+            before: vec![],
+            after: vec![],
+            search: vec![],
+            new: vec![],
+            splice: 5..20,
+            region: 10..20,
+            takes_break_before: false,
+        };
+        assert!(c.run().is_err());
+    }
+}

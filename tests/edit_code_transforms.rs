@@ -1,0 +1,428 @@
+//! edit_code's promise under transformations it was never written for: a
+//! random systematic change T of the caller's texts (a prefix or suffix on
+//! every line, two characters swapped everywhere, pairs of lines swapped,
+//! every long line wrapped, names renamed on lines new_content keeps, the
+//! block deleted on disk while a look-alike stays, or two of these at once)
+//! must leave the file exactly as the intended edit makes it, or untouched.
+//!
+//! `cargo test --test edit_code_transforms` runs a few hundred cases;
+//! `PROPTEST_CASES=100000 cargo test --release --test edit_code_transforms`
+//! is the long run.
+
+#[path = "corpus/mod.rs"]
+mod corpus;
+
+use corpus::rng::Rng;
+use corpus::source::{self, Lang};
+use corpus::text::{indent, modify};
+use mcp_server_text::text::fuzzy::EditRequest;
+use proptest::prelude::*;
+
+/// One systematic transformation of both of the caller's texts.
+#[derive(Debug, Clone)]
+enum T {
+    Prefix(String),
+    Suffix(String),
+    Swap(char, char),
+    SwapLinePairs(usize),
+    Wrap(usize),
+    RenameKept(usize),
+    DeletedWithLookalike(usize),
+}
+
+/// A random transformation.
+fn transform(rng: &mut Rng) -> T {
+    let printable = |rng: &mut Rng| loop {
+        let n = rng.range(1, 4);
+        let s: String = (0..n)
+            .map(|_| match rng.below(10) {
+                0 => ' ',
+                1 => char::from_u32(0xA1 + rng.below(0x5F) as u32).unwrap_or('x'),
+                _ => (b'!' + rng.below(94) as u8) as char,
+            })
+            .collect();
+        if !s.trim().is_empty() {
+            return s;
+        }
+    };
+    const SWAPPABLE: &str = "abcdefghijklmnopqrstuvwxyz()[]{}\"':;,.=_-012";
+    let swappable: Vec<char> = SWAPPABLE.chars().collect();
+    match rng.below(7) {
+        0 => T::Prefix(printable(rng)),
+        1 => T::Suffix(printable(rng)),
+        2 => loop {
+            let (a, b) = (*rng.pick(&swappable), *rng.pick(&swappable));
+            if a != b {
+                return T::Swap(a, b);
+            }
+        },
+        3 => T::SwapLinePairs(rng.range(1, 3)),
+        4 => T::Wrap(rng.range(20, 59)),
+        5 => T::RenameKept(rng.range(2, 4)),
+        _ => T::DeletedWithLookalike(rng.range(2, 4)),
+    }
+}
+
+/// A view's line: the file line it shows (if any), whether the edit keeps it,
+/// and its text.
+#[derive(Debug, Clone)]
+struct Row {
+    disk: Option<usize>,
+    kept: bool,
+    text: String,
+}
+
+fn word_spans(line: &str) -> Vec<(usize, usize)> {
+    let bytes = line.as_bytes();
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if word(bytes[i]) && (i == 0 || !word(bytes[i - 1])) {
+            let mut j = i;
+            while j < bytes.len() && word(bytes[j]) {
+                j += 1;
+            }
+            if j - i >= 3 && !bytes[i].is_ascii_digit() {
+                out.push((i, j));
+            }
+            i = j;
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+fn renamed(line: &str, rng: &mut Rng) -> Option<String> {
+    let spans = word_spans(line);
+    if spans.is_empty() {
+        return None;
+    }
+    let (a, b) = *rng.pick(&spans);
+    Some(format!(
+        "{}{}{}{}",
+        &line[..a],
+        &line[a..b],
+        rng.word(&["Q", "_zz", "Other", "9"]),
+        &line[b..]
+    ))
+}
+
+/// Applies `t` to both views (and, for a deleted block, to the file).
+fn apply(
+    t: &T,
+    search: &mut Vec<Row>,
+    new: &mut Vec<Row>,
+    file: &mut [String],
+    rng: &mut Rng,
+) -> bool {
+    let each = |rows: &mut Vec<Row>, f: &dyn Fn(&str) -> String| {
+        for r in rows.iter_mut() {
+            r.text = f(&r.text);
+        }
+    };
+    match t {
+        T::Prefix(p) => {
+            let f = |s: &str| format!("{p}{s}");
+            each(search, &f);
+            each(new, &f);
+        }
+        T::Suffix(x) => {
+            let f = |s: &str| {
+                if s.trim().is_empty() {
+                    s.to_string()
+                } else {
+                    format!("{s}{x}")
+                }
+            };
+            each(search, &f);
+            each(new, &f);
+        }
+        T::Swap(a, b) => {
+            let f = |s: &str| {
+                s.chars()
+                    .map(|c| {
+                        if c == *a {
+                            *b
+                        } else if c == *b {
+                            *a
+                        } else {
+                            c
+                        }
+                    })
+                    .collect::<String>()
+            };
+            each(search, &f);
+            each(new, &f);
+        }
+        T::SwapLinePairs(n) => {
+            for _ in 0..*n {
+                if search.len() < 2 {
+                    return false;
+                }
+                let k = rng.below(search.len() - 1);
+                let (x, y) = (search[k].disk, search[k + 1].disk);
+                search.swap(k, k + 1);
+                let p = new.iter().position(|r| r.disk == x && r.kept);
+                let q = new.iter().position(|r| r.disk == y && r.kept);
+                if let (Some(p), Some(q)) = (p, q)
+                    && q == p + 1
+                {
+                    new.swap(p, q);
+                }
+            }
+        }
+        T::Wrap(width) => {
+            let f = |s: &str| {
+                let mut out = String::new();
+                let mut rest = s.to_string();
+                while rest.chars().count() > *width {
+                    let cut = rest
+                        .char_indices()
+                        .nth(*width)
+                        .map_or(rest.len(), |(i, _)| i);
+                    let Some(space) = rest[..cut].rfind(' ').filter(|&i| i > indent(&rest).len())
+                    else {
+                        break;
+                    };
+                    out.push_str(&rest[..space]);
+                    out.push('\n');
+                    rest = format!("{}  {}", indent(s), &rest[space + 1..]);
+                }
+                out.push_str(&rest);
+                out
+            };
+            each(search, &f);
+            each(new, &f);
+        }
+        T::RenameKept(n) => {
+            let kept: Vec<usize> = (0..search.len())
+                .filter(|&k| search[k].kept && !word_spans(&search[k].text).is_empty())
+                .collect();
+            if kept.len() < *n {
+                return false;
+            }
+            for k in kept.into_iter().take(*n) {
+                let Some(r) = renamed(&search[k].text, rng) else {
+                    return false;
+                };
+                let disk = search[k].disk;
+                search[k].text = r.clone();
+                for row in new.iter_mut() {
+                    if row.disk == disk && row.kept {
+                        row.text = r.clone();
+                    }
+                }
+            }
+        }
+        T::DeletedWithLookalike(n) => {
+            let shown: Vec<usize> = search
+                .iter()
+                .filter_map(|r| r.disk)
+                .filter(|&i| !word_spans(&file[i]).is_empty())
+                .collect();
+            if shown.len() < *n {
+                return false;
+            }
+            for i in shown.into_iter().take(*n) {
+                let Some(r) = renamed(&file[i], rng) else {
+                    return false;
+                };
+                file[i] = r;
+            }
+            return true;
+        }
+    }
+    true
+}
+
+fn join(rows: &[Row]) -> String {
+    let mut s = rows
+        .iter()
+        .map(|r| r.text.as_str())
+        .collect::<Vec<_>>()
+        .join("\n");
+    s.push('\n');
+    s
+}
+
+/// One case: the file, the caller's texts, and what a right outcome is.
+struct Case {
+    ts: Vec<T>,
+    text: String,
+    search: String,
+    new: String,
+    /// The intended file; `None` where only the untouched file is right.
+    intended: Option<String>,
+}
+
+/// The case of `seed`, or none where the seed gives no usable one.
+fn case(seed: u64) -> Option<Case> {
+    let mut rng = Rng::new(seed);
+    let lang = *rng.pick(&Lang::ALL);
+    let src = source::generate(&mut rng, lang, 3..=6);
+    let (ua, ub) = *rng.pick(&src.units);
+    let lines = &src.lines;
+    // A block inside one unit, 3 to 10 lines, starting and ending on text.
+    let len = rng.range(3, 10).min(ub - ua + 1);
+    let a = ua + rng.below(ub - ua + 2 - len);
+    let b = a + len;
+    if lines[a].trim().is_empty() || lines[b - 1].trim().is_empty() {
+        return None;
+    }
+    // The intent: one line rewritten, sometimes one added after it.
+    let content: Vec<usize> = (a..b).filter(|&i| lines[i].trim().len() > 3).collect();
+    if content.len() < 2 {
+        return None;
+    }
+    let k = *rng.pick(&content);
+    let changed = modify(&lines[k], &mut rng);
+    if changed == lines[k] {
+        return None;
+    }
+    let mut new: Vec<Row> = Vec::new();
+    for (i, line) in lines.iter().enumerate().take(b).skip(a) {
+        let kept = i != k;
+        let text = if kept { line.clone() } else { changed.clone() };
+        new.push(Row {
+            disk: Some(i),
+            kept,
+            text,
+        });
+        if i == k && rng.chance(30) {
+            new.push(Row {
+                disk: None,
+                kept: false,
+                text: format!("{}added_line_{k}();", indent(line)),
+            });
+        }
+    }
+    let intended: String = lines[..a]
+        .iter()
+        .map(|l| format!("{l}\n"))
+        .chain(new.iter().map(|r| format!("{}\n", r.text)))
+        .chain(lines[b..].iter().map(|l| format!("{l}\n")))
+        .collect();
+    let mut search: Vec<Row> = (a..b)
+        .map(|i| Row {
+            disk: Some(i),
+            kept: i != k,
+            text: lines[i].clone(),
+        })
+        .collect();
+
+    let mut ts = vec![transform(&mut rng)];
+    if rng.chance(30) {
+        ts.push(transform(&mut rng));
+    }
+    let mut file = lines.clone();
+    let mut deleted = false;
+    for t in &ts {
+        if !apply(t, &mut search, &mut new, &mut file, &mut rng) {
+            return None;
+        }
+        deleted |= matches!(t, T::DeletedWithLookalike(_));
+    }
+    let text: String = file.iter().map(|l| format!("{l}\n")).collect();
+    let search = join(&search);
+    let new = join(&new);
+    // A transformed search that still occurs as it is asks for that text.
+    if search == new || text.contains(&search) {
+        return None;
+    }
+    Some(Case {
+        ts,
+        text,
+        search,
+        new,
+        intended: (!deleted).then_some(intended),
+    })
+}
+
+/// How a case went.
+#[derive(Debug, PartialEq, Eq)]
+enum Outcome {
+    Intended,
+    Refused,
+    Wrong,
+}
+
+fn run(c: &Case) -> (Outcome, Option<String>) {
+    match corpus::plan_with(&c.text, &EditRequest::new(&c.search, &c.new)) {
+        Err(_) => (Outcome::Refused, None),
+        Ok(plan) => {
+            let got = plan.apply_to(&c.text);
+            if got == c.text {
+                (Outcome::Refused, None)
+            } else if c.intended.as_deref() == Some(got.as_str()) {
+                (Outcome::Intended, None)
+            } else {
+                (Outcome::Wrong, Some(got))
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 300,
+        max_global_rejects: 1_000_000,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    #[ignore = "the matcher in place fails it; the redesigned matcher is built to pass"]
+    fn an_unknown_transformation_gives_the_intended_edit_or_none(seed in any::<u64>()) {
+        let c = case(seed);
+        prop_assume!(c.is_some());
+        let c = c.expect("assumed");
+        let (outcome, got) = run(&c);
+        prop_assert!(
+            outcome != Outcome::Wrong,
+            "T = {:?}\n--- search\n{}--- new\n{}--- got\n{}",
+            c.ts, c.search, c.new, got.unwrap_or_default()
+        );
+    }
+}
+
+/// Counts over many seeds: `TRANSFORMS=100000 cargo test --release --test
+/// edit_code_transforms -- --ignored --nocapture census`.
+#[test]
+#[ignore]
+fn census() {
+    let wanted: usize = std::env::var("TRANSFORMS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(10_000);
+    let (mut cases, mut intended, mut refused, mut wrong) = (0, 0, 0, 0);
+    let mut seed = 0u64;
+    let mut shown = 0;
+    while cases < wanted {
+        seed += 1;
+        let Some(c) = case(seed) else { continue };
+        cases += 1;
+        match run(&c) {
+            (Outcome::Intended, _) => intended += 1,
+            (Outcome::Refused, _) => refused += 1,
+            (Outcome::Wrong, got) => {
+                wrong += 1;
+                if shown < 5 {
+                    shown += 1;
+                    println!(
+                        "wrong, seed {seed}, T = {:?}\n--- search\n{}--- new\n{}--- got\n{}",
+                        c.ts,
+                        c.search,
+                        c.new,
+                        got.unwrap_or_default().lines().take(0).collect::<String>()
+                    );
+                }
+            }
+        }
+    }
+    println!(
+        "{cases} transformed cases: {intended} intended, {refused} refused or unchanged, {wrong} wrong"
+    );
+    assert_eq!(wrong, 0, "{wrong} wrong edits");
+}
