@@ -350,3 +350,64 @@ fn the_tool_is_off_unless_the_patch_toolset_is_on() {
             .is_none()
     );
 }
+
+/// Inputs a careless or hostile client may send: each is refused with a
+/// message that says what is wrong, and nothing changes, inside the root
+/// or beside it.
+#[test]
+fn bad_patches_are_refused_and_write_nothing() {
+    let vault = Vault::new();
+    vault.write("app.py", "def f():\n    return 1\n");
+    vault.write("other.py", "x = 1\n");
+    std::fs::write(vault.outside().join("secret.txt"), "secret\n").unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(
+        vault.outside().join("secret.txt"),
+        vault.root.join("link.txt"),
+    )
+    .unwrap();
+    let good = "*** Update File: app.py\n@@\n-    return 1\n+    return 2\n";
+    let codex = |body: &str| format!("*** Begin Patch\n{good}{body}*** End Patch\n");
+    let many: String = (0..2001)
+        .map(|i| format!("*** Add File: gen/f{i}.txt\n+x\n"))
+        .collect();
+    let cases: Vec<(String, &str)> = vec![
+        (
+            codex("*** Update File: link.txt\n@@\n-secret\n+pwned\n"),
+            "goes through a symbolic link that leads outside",
+        ),
+        (codex("*** Add File: other.py\n+y\n"), "already exists"),
+        (codex("*** Delete File: nope.py\n"), "does not exist"),
+        (
+            codex("*** Update File: other.py\n*** Move to: app.py\n@@\n-x = 1\n+x = 2\n"),
+            "names app.py in two places",
+        ),
+        (
+            codex("*** Update File: other.py\n@@\n x = 1\n"),
+            "changes nothing: all its lines are context lines",
+        ),
+        (
+            "--- a/app.py\n+++ b/app.py\n@@ -1,2 +1,2 @@\n def f():\n-    return 1\n+    return 2\n--- a/other.py\n+++ b/other.py\n@@ -1,3 +1,1 @@\n-x = 1\n".to_string(),
+            "it seems cut short",
+        ),
+        (
+            "diff --git a/app.py b/app.py\nindex 1..2 100644\nBinary files a/app.py and b/app.py differ\n".to_string(),
+            "binary patch",
+        ),
+        ("*** Begin Patch\n*** End Patch\n".to_string(), "changes no file"),
+        (
+            codex("*** Update Fil: other.py\n@@\n-x = 1\n+x = 2\n"),
+            "is not a file header",
+        ),
+        (codex(&many), "takes at most 2000"),
+    ];
+    let before = vault.snapshot();
+    for (patch, says) in cases {
+        let err = vault.err("ApplyPatch", json!({ "patch": patch }));
+        let message = err["message"].as_str().unwrap();
+        assert!(message.contains(says), "{says}: {message}");
+        assert!(message.contains("othing was written"), "{message}");
+        assert!(!err["suggestions"].as_array().unwrap().is_empty(), "{err}");
+        assert_eq!(vault.snapshot(), before, "{says}");
+    }
+}

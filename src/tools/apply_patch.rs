@@ -8,6 +8,7 @@
 //! the trash like RemoveFile's, moves never overwrite. Edited files keep
 //! their encoding, BOM and line endings, and pass the syntax gate.
 
+use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 
 use schemars::JsonSchema;
@@ -33,6 +34,10 @@ use crate::workspace::commit::Change;
 use crate::workspace::relocate::Relocation;
 use crate::workspace::roots::ResolvedPath;
 use crate::workspace::timestamp::UtcTime;
+
+/// The most files one patch may change: a patch is checked whole in memory
+/// before anything is written, and every file is compared with the others.
+pub const MAX_FILES: usize = 2000;
 
 /// The ApplyPatch tool.
 pub struct ApplyPatch;
@@ -130,6 +135,13 @@ Example: patch=\"*** Begin Patch\\n*** Update File: app.py\\n@@ def greet():\\n-
             return Err(ToolError::new("The patch changes no file; nothing was written")
                 .suggest("Put at least one *** Add File, *** Delete File or *** Update File section between *** Begin Patch and *** End Patch"));
         }
+        if patch.files.len() > MAX_FILES {
+            return Err(ToolError::new(format!(
+                "The patch changes {} files; ApplyPatch takes at most {MAX_FILES} in one call. Nothing was written",
+                patch.files.len()
+            ))
+            .suggest(format!("Split the patch into parts of at most {MAX_FILES} files each (each part is one change that UndoEdit takes back)")));
+        }
         check_named_once(&patch.files)?;
         let plan = Plan::of(ctx, &patch.files)?;
         apply(ctx, &patch.files, patch.format, plan, params.dry_run)
@@ -160,11 +172,11 @@ fn normal(path: &str) -> PathBuf {
 /// Refuses a patch that names one file in two places: its parts would
 /// depend on an order nothing states.
 fn check_named_once(files: &[FileChange]) -> Result<(), ToolError> {
-    let mut seen: Vec<(PathBuf, usize)> = Vec::new();
+    let mut seen: HashMap<PathBuf, usize> = HashMap::new();
     for (i, f) in files.iter().enumerate() {
         for name in std::iter::once(&f.path).chain(f.new_path.as_ref()) {
             let path = normal(name);
-            if let Some((_, first)) = seen.iter().find(|(p, _)| *p == path) {
+            if let Some(first) = seen.get(&path) {
                 return Err(ToolError::new(format!(
                     "The patch names {} in two places (file {} at patch line {} and file {} at patch line {}); nothing was written",
                     brief(name.trim()),
@@ -175,7 +187,7 @@ fn check_named_once(files: &[FileChange]) -> Result<(), ToolError> {
                 ))
                 .suggest("Put all hunks of a file in one section, and do not add, move or delete a file the patch also changes"));
             }
-            seen.push((path, i));
+            seen.insert(path, i);
         }
     }
     Ok(())
@@ -497,13 +509,19 @@ fn check_no_overlap(
     plan: &Plan,
     open: &[crate::workspace::OpenFile],
 ) -> Result<(), ToolError> {
+    let mut by_path: HashMap<&Path, Vec<usize>> = HashMap::new();
+    for (k, file) in open.iter().enumerate() {
+        by_path.entry(file.path.real.as_path()).or_default().push(k);
+    }
     for (owner, r) in &plan.relocations {
-        for (k, file) in open.iter().enumerate() {
+        let reached = [&r.source.real, &r.destination.real]
+            .into_iter()
+            .flat_map(|real| by_path.get(real.as_path()).into_iter().flatten());
+        for &k in reached {
             let Some(i) = plan.file_of_item(k) else {
                 continue;
             };
-            let own = i == *owner && file.path.real == r.source.real;
-            if !own && (file.path.real == r.source.real || file.path.real == r.destination.real) {
+            if !(i == *owner && open[k].path.real == r.source.real) {
                 return Err(file_error(
                     &files[i],
                     i,

@@ -238,21 +238,39 @@ pub fn parse(text: &str) -> Result<Patch, PatchSyntaxError> {
         return Err(PatchSyntaxError::whole("the patch is empty"));
     };
     let head = lines[first].trim();
-    if head == codex::BEGIN || codex::is_heredoc_start(head) {
-        return codex::parse(lines).map(|files| Patch {
-            format: PatchFormat::Codex,
-            files,
-        });
+    let (format, files) = if head == codex::BEGIN || codex::is_heredoc_start(head) {
+        (PatchFormat::Codex, codex::parse(lines)?)
+    } else if unified::looks_unified(lines) {
+        (PatchFormat::Unified, unified::parse(lines)?)
+    } else {
+        return Err(PatchSyntaxError::whole(
+            "this is neither a Codex patch (its first line would be '*** Begin Patch') nor a unified diff (with '--- a/file', '+++ b/file' and '@@ -l,n +l,n @@' lines)",
+        ));
+    };
+    check_every_hunk_changes(&files)?;
+    Ok(Patch { format, files })
+}
+
+/// Refuses a hunk that changes nothing (only context lines): it is most
+/// likely a hunk whose `-` and `+` markers were lost, and applying it as
+/// written would report a change that did not happen.
+fn check_every_hunk_changes(files: &[FileChange]) -> Result<(), PatchSyntaxError> {
+    for file in files {
+        for hunk in &file.hunks {
+            let changes = hunk.lines.iter().any(|l| l.kind != LineKind::Context)
+                || hunk.old_without_newline != hunk.new_without_newline;
+            if !changes {
+                return Err(PatchSyntaxError::at(
+                    hunk.line,
+                    format!(
+                        "this hunk of {} changes nothing: all its lines are context lines (' '); mark the lines it removes with '-' and the lines it adds with '+', or leave the hunk out",
+                        file.path.trim()
+                    ),
+                ));
+            }
+        }
     }
-    if unified::looks_unified(lines) {
-        return unified::parse(lines).map(|files| Patch {
-            format: PatchFormat::Unified,
-            files,
-        });
-    }
-    Err(PatchSyntaxError::whole(
-        "this is neither a Codex patch (its first line would be '*** Begin Patch') nor a unified diff (with '--- a/file', '+++ b/file' and '@@ -l,n +l,n @@' lines)",
-    ))
+    Ok(())
 }
 
 /// A patch line with its 1-based number.
@@ -349,6 +367,23 @@ mod tests {
             .map(|l| l.text.as_str())
             .collect();
         assert_eq!(texts, ["old\r", "new\r"]);
+    }
+
+    #[test]
+    fn a_hunk_of_context_lines_only_is_refused_in_both_formats() {
+        let codex =
+            "*** Begin Patch\n*** Update File: a.py\n@@ def f():\n     return 1\n*** End Patch\n";
+        let err = parse(codex).unwrap_err();
+        assert_eq!(err.line, Some(3));
+        assert!(
+            err.message.starts_with("this hunk of a.py changes nothing"),
+            "{err}"
+        );
+        let diff = "--- a/a.py\n+++ b/a.py\n@@ -1,2 +1,2 @@\n def f():\n     return 1\n";
+        assert_eq!(parse(diff).unwrap_err().line, Some(3));
+        // Only the final line break changes: that is a change.
+        let eol = "--- a/a.py\n+++ b/a.py\n@@ -1 +1 @@\n-x\n\\ No newline at end of file\n+x\n";
+        assert!(parse(eol).is_ok());
     }
 
     #[test]

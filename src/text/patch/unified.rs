@@ -426,8 +426,17 @@ fn hunks(lines: &[PatchLine<'_>]) -> Result<(Vec<Hunk>, usize), PatchSyntaxError
     while i < lines.len() && lines[i].starts_with("@@") {
         let header = hunk_header(lines[i])?;
         let start = i + 1;
-        let body_len =
-            by_counts(&lines[start..], &header).unwrap_or_else(|| by_markers(&lines[start..]));
+        let body_len = match by_counts(&lines[start..], &header) {
+            Some(len) => len,
+            None => {
+                let len = by_markers(&lines[start..]);
+                let at_end = start + len == lines.len();
+                if at_end {
+                    check_not_cut_short(&lines[start..start + len], &header, lines[i].number)?;
+                }
+                len
+            }
+        };
         let mut hunk = Hunk {
             old_start: Some(header.old_start),
             line: lines[i].number,
@@ -472,6 +481,40 @@ fn hunks(lines: &[PatchLine<'_>]) -> Result<(Vec<Hunk>, usize), PatchSyntaxError
         i = start + body_len;
     }
     Ok((hunks, i))
+}
+
+/// Refuses a hunk whose lines, which run to the end of the patch, fall short
+/// of its header's counts: the patch was most likely cut short, and what was
+/// cut may be lines it removes or adds. (Counts that are wrong in the middle
+/// of a patch, as in a diff written by hand, are let through: the next
+/// header shows where the hunk ends.)
+fn check_not_cut_short(
+    body: &[PatchLine<'_>],
+    header: &HunkHeader,
+    line: usize,
+) -> Result<(), PatchSyntaxError> {
+    let (mut old, mut new) = (0, 0);
+    for l in body {
+        match l.chars().next() {
+            Some('-') => old += 1,
+            Some('+') => new += 1,
+            Some('\\') => {}
+            _ => {
+                old += 1;
+                new += 1;
+            }
+        }
+    }
+    if old < header.old_count || new < header.new_count {
+        return Err(PatchSyntaxError::at(
+            line,
+            format!(
+                "this hunk's header counts {} old and {} new lines, but the patch ends after {old} and {new} of them: it seems cut short. Send the whole patch; if the counts were written by hand, correct them",
+                header.old_count, header.new_count
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// The length of a hunk's body as its header's counts give it, or `None`
@@ -596,6 +639,19 @@ mod tests {
         let files = parse(diff).unwrap().files;
         assert_eq!(files.len(), 2);
         assert_eq!(files[0].hunks[0].lines.len(), 2);
+    }
+
+    #[test]
+    fn a_last_hunk_shorter_than_its_counts_is_refused_as_cut_short() {
+        // Cut after the first removed line: applied, it would remove one
+        // line of three.
+        let diff = "--- a/f\n+++ b/f\n@@ -1,4 +1,2 @@\n a\n-b\n";
+        let err = parse(diff).unwrap_err();
+        assert_eq!(err.line, Some(3));
+        assert!(err.message.contains("counts 4 old and 2 new lines, but the patch ends after 2 and 1 of them: it seems cut short"), "{err}");
+        // The same hunk whole is read.
+        let whole = "--- a/f\n+++ b/f\n@@ -1,4 +1,2 @@\n a\n-b\n-c\n-d\n+e\n";
+        assert_eq!(parse(whole).unwrap().files[0].hunks[0].lines.len(), 5);
     }
 
     #[test]
