@@ -124,7 +124,7 @@ impl Tool for ApplyPatch {
     const EFFECTS: Effects = Effects::EDITS;
 
     fn description() -> &'static str {
-        "Applies a patch to one or more files as one change, all or nothing (one UndoEdit). Takes Codex's format (*** Begin Patch, *** Add/Delete/Update File, *** Move to, @@ lines naming the enclosing class or function, *** End Patch) and unified diffs (git diff, with new, deleted and renamed files). Each hunk is placed by its context and removed lines, never by line numbers alone; a missing or ambiguous hunk refuses the whole patch, naming it. dryRun returns each file's diff. For one edit, use edit_code.\n\
+        "Applies a patch to one or more files, all or nothing, as one change (one UndoEdit). Takes Codex's format (*** Begin Patch, *** Add/Delete/Update File, *** Move to, @@ lines naming the enclosing class or function) and unified diffs (git diff). Hunks are placed by their text; a missing or ambiguous one refuses the whole patch. dryRun returns the diffs. For one edit, use edit_code.\n\
 \n\
 Example: patch=\"*** Begin Patch\\n*** Update File: app.py\\n@@ def greet():\\n-    print('Hi')\\n+    print('Hello')\\n*** End Patch\""
     }
