@@ -175,13 +175,26 @@ impl File<'_> {
                         ),
                     })
                 }
-                [edit] => Found::Placed(Placement {
-                    old: span(edit.lines),
-                    range: from + edit.splice.range.start..from + edit.splice.range.end,
-                    text: edit.splice.text.clone(),
-                    kind: edit.kind,
-                    by_line_numbers: false,
-                }),
+                [edit] => {
+                    let old = span(edit.lines);
+                    match self.keep_file_context(hunk, old, &edit.splice.text) {
+                        Ok(Some(text)) => Found::Placed(Placement {
+                            old,
+                            range: self.index.span_of_lines(old.start, old.end),
+                            text,
+                            kind: edit.kind,
+                            by_line_numbers: false,
+                        }),
+                        Ok(None) => Found::Placed(Placement {
+                            old,
+                            range: from + edit.splice.range.start..from + edit.splice.range.end,
+                            text: edit.splice.text.clone(),
+                            kind: edit.kind,
+                            by_line_numbers: false,
+                        }),
+                        Err(why) => Found::Missing(why),
+                    }
+                }
                 many => Found::Ambiguous(many.iter().map(|e| span(e.lines)).collect()),
             },
             Err(Refusal::Ambiguous { candidates }) => {
@@ -194,6 +207,78 @@ impl File<'_> {
                 message: describe(&refusal, shift),
             }),
         }
+    }
+
+    /// The matcher's new text for `hunk`, found at file lines `old`, with
+    /// every context line as the file has it. The matcher writes the hunk's
+    /// new lines as given, so a context line that went stale (a word the
+    /// file has since changed) would overwrite the file's line.
+    ///
+    /// When the hunk's old lines pair one by one with the block's and its
+    /// new lines with the matcher's, each pair alike, the text is rebuilt:
+    /// context lines from the file, added lines from the matcher (which has
+    /// re-indented them; a blank one as the hunk has it). Otherwise (`Ok(None)`) the matcher's text is kept
+    /// only if every context line of the hunk is a line of the block, up to
+    /// whitespace; a context line the block lacks refuses the hunk.
+    fn keep_file_context(
+        &self,
+        hunk: &Hunk,
+        old: LineSpan,
+        matched: &str,
+    ) -> Result<Option<String>, Why> {
+        let block: Vec<&str> = (old.start..=old.end).map(|n| self.line(n)).collect();
+        let olds: Vec<&str> = hunk.old_lines().map(strip_cr).collect();
+        let news: Vec<&str> = matched.lines().collect();
+        let alike = |a: &str, b: &str| {
+            squash(a) == squash(b)
+                || similar::TextDiff::from_chars(squash(a).as_str(), squash(b).as_str()).ratio()
+                    >= 0.6
+        };
+        let paired = block.len() == olds.len()
+            && news.len() == hunk.new_lines().count()
+            && block.iter().zip(&olds).all(|(f, h)| alike(f, h));
+        if paired {
+            let mut text = String::with_capacity(matched.len());
+            let (mut at, mut next) = (old.start, 0);
+            for line in &hunk.lines {
+                match line.kind {
+                    LineKind::Context => {
+                        text.push_str(&self.text[self.index.span_with_eol(at)]);
+                        at += 1;
+                        next += 1;
+                    }
+                    LineKind::Removed => at += 1,
+                    LineKind::Added => {
+                        let eol = self.ending(if at > old.start { at - 1 } else { old.start });
+                        // A blank added line is written as given: the
+                        // matcher trims it, and its spaces are the change.
+                        let added = if line.text.trim().is_empty() {
+                            line.text.as_str()
+                        } else {
+                            news[next]
+                        };
+                        push_line(&mut text, added, eol);
+                        next += 1;
+                    }
+                }
+            }
+            return Ok(Some(text));
+        }
+        let in_block: Vec<String> = block.iter().map(|l| squash(l)).collect();
+        for (j, line) in hunk.lines.iter().enumerate() {
+            if line.kind == LineKind::Context && !in_block.contains(&squash(strip_cr(&line.text))) {
+                return Err(Why::Refused {
+                    message: format!(
+                        "its old lines match lines {}-{} of the file only loosely, and its context line {} (`{}`) is not among them: the file changed there since the patch was made",
+                        old.start,
+                        old.end,
+                        j + 1,
+                        crate::text::excerpt::brief(line.text.trim())
+                    ),
+                });
+            }
+        }
+        Ok(None)
     }
 
     /// The not-found reason, with a diff against the closest block.

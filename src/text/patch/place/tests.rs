@@ -199,3 +199,27 @@ fn a_missing_hunk_names_the_closest_block_with_a_diff() {
         "{diff}"
     );
 }
+
+#[test]
+fn a_stale_context_line_keeps_the_files_text() {
+    // The hunk's `#[repr(C)]_old` is what the line read when the patch was
+    // made; the file's `#[repr(C)]` must stay, not be overwritten by it.
+    let file = "link!(a);\nlink!(b);\npub const X: u32 = 1;\n#[repr(C)]\n#[derive(Clone, Copy)]\npub struct V {\n    pub a: i8,\n}\n";
+    let diff = "--- a/f\n+++ b/f\n@@ -1,6 +1,6 @@\n-link!(a);\n-link!(b);\n+new_link!(a);\n+new_link!(b);\n pub const X: u32 = 1;\n #[repr(C)]_old\n #[derive(Clone, Copy)]\n pub struct V {\n";
+    let out = unified(diff, file).unwrap();
+    assert_eq!(
+        out.text,
+        "new_link!(a);\nnew_link!(b);\npub const X: u32 = 1;\n#[repr(C)]\n#[derive(Clone, Copy)]\npub struct V {\n    pub a: i8,\n}\n"
+    );
+}
+
+#[test]
+fn a_blank_added_line_keeps_its_spaces_beside_a_stale_context_line() {
+    let file = "fn a() {\n    b();\n}\n```\n";
+    let diff =
+        "--- a/f\n+++ b/f\n@@ -1,4 +1,6 @@\n-fn a() {\n+fn z() {\n     b();\n }\n ```_old\n+\n+ \n";
+    assert_eq!(
+        unified(diff, file).unwrap().text,
+        "fn z() {\n    b();\n}\n```\n\n \n"
+    );
+}
