@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 corpus=fuzz/corpus
-mkdir -p "$corpus"/{jsonrpc_framing,markdown_targets,range_patch,fuzzy_edit,encoding_roundtrip}
+mkdir -p "$corpus"/{jsonrpc_framing,markdown_targets,range_patch,fuzzy_edit,encoding_roundtrip,syntax_gate}
 
 markdown=(tests/fixtures/*.md example-vault/README.md example-vault/projects/*.md CONTRIBUTING.md)
 plain=(tests/fixtures/*.ini tests/fixtures/*.txt example-vault/config/*.ini)
@@ -64,6 +64,22 @@ if command -v iconv >/dev/null; then
         seed encoding_roundtrip/euckr '\006\001\001\001\014'
 fi
 printf '\357\273\277# BOM\r\n\r\ntext\r\n' | seed encoding_roundtrip/bom '\000\001\000\003\006'
+
+# The syntax gate: one seed per language and shape (language, shape, depth
+# as two bytes, step, then unit NUL body), and each source fixture as a body.
+gate="$corpus/syntax_gate"
+for lang in $(seq 0 14); do
+    l=$(printf '\\%03o' "$lang")
+    printf "${l}\\001\\004\\001\\001a:\\000b: 1\\n" >"$gate/stair$lang"
+    printf "${l}\\000\\210\\023\\001\\000x" >"$gate/nest$lang"
+    printf "${l}\\002\\000\\001\\000- \\000x" >"$gate/line$lang"
+    printf "${l}\\003\\350\\003\\002EOF\\000echo" >"$gate/token$lang"
+    printf "${l}\\004\\010\\002\\000if x:\\000y" >"$gate/open$lang"
+done
+for f in "${source[@]}"; do
+    n=$((n + 1))
+    seed "syntax_gate/src$n" '\001\005\000\000\000\000' <"$f"
+done
 
 # JSON-RPC lines as clients send them, and as they get them wrong.
 rpc="$corpus/jsonrpc_framing"

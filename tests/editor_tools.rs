@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use mcp_server_text::text::encoding::TextEncoding;
 use mcp_server_text::tools::registry::Registry;
 use mcp_server_text::tools::tool::Toolset;
-use mcp_server_text::workspace::batch::{BatchHook, BatchStep};
+use mcp_server_text::workspace::commit::{BatchHook, BatchStep};
 use serde_json::{Value, json};
 use support::Vault;
 
@@ -370,7 +370,7 @@ fn a_rename_failing_midway_is_rolled_back_and_reported() {
             ]})
         })
         .collect();
-    let before = vault.snapshot();
+    let before = vault.snapshot_without_history();
     // The fourth rename fails (as on a file system that turned read-only).
     vault
         .ctx
@@ -392,7 +392,7 @@ fn a_rename_failing_midway_is_rolled_back_and_reported() {
     assert!(text.ends_with("; no file was changed"), "{text}");
     assert_eq!(err["restored"].as_array().unwrap().len(), 3);
     assert_eq!(err["not_restored"], json!([]));
-    assert_eq!(vault.snapshot(), before);
+    assert_eq!(vault.snapshot_without_history(), before);
 }
 
 /// Whether this process ignores folder permissions (root, or a capability).
@@ -419,7 +419,7 @@ fn a_batch_that_cannot_stage_its_last_file_changes_nothing() {
             ]})
         })
         .collect();
-    let before = vault.snapshot();
+    let before = vault.snapshot_without_history();
     let locked = vault.root.join("d3");
     let use_permissions = !permissions_are_ignored(&vault);
     if use_permissions {
@@ -446,7 +446,7 @@ fn a_batch_that_cannot_stage_its_last_file_changes_nothing() {
         "{err}"
     );
     assert_eq!(
-        vault.snapshot(),
+        vault.snapshot_without_history(),
         before,
         "no file changed, no temp file left"
     );

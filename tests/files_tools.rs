@@ -244,8 +244,12 @@ fn remove_file_of_a_folder_needs_recursive() {
             .keys()
             .filter(|p| !p.starts_with(&history))
             .count(),
-        before.len() + 2,
-        "only .trash and its time folder remain (besides the edit history)"
+        before.len() + 3,
+        "only .trash, its .gitignore and its time folder remain (besides the edit history)"
+    );
+    assert_eq!(
+        std::fs::read(v.root.join(".trash/.gitignore")).unwrap(),
+        b"*\n"
     );
     let err = v.err("RemoveFile", json!({"filePath": ".", "recursive": true}));
     assert!(s(&err["message"]).contains("is a root folder"), "{err}");

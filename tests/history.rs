@@ -38,10 +38,16 @@ fn undo(v: &Vault, change_id: &Value) -> Value {
     v.ok("UndoEdit", json!({"changeId": change_id}))
 }
 
-/// The history records on disk.
+/// The history records on disk (the folder also holds its `.gitignore`).
 fn records(v: &Vault) -> usize {
     std::fs::read_dir(v.root.join(".history"))
-        .map(|d| d.count())
+        .map(|d| {
+            d.filter(|e| {
+                e.as_ref()
+                    .is_ok_and(|e| e.file_name().to_string_lossy().ends_with(".rec"))
+            })
+            .count()
+        })
         .unwrap_or(0)
 }
 
@@ -493,10 +499,10 @@ fn the_history_folder_is_hidden_and_cannot_be_edited_by_tools() {
     assert!(!dirs.to_string().contains(".history"), "{dirs}");
     let record = std::fs::read_dir(v.root.join(".history"))
         .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path();
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|e| e == "rec"))
+        .unwrap();
     let err = v.err(
         "RemoveFile",
         json!({"filePath": ".history", "recursive": true}),

@@ -206,9 +206,9 @@ fn attempts(v: &Vault) -> Vec<Attempt> {
             "dir-out/dir/inner.md",
         ),
         on(
-            "symlink to a folder outside, then dotdot",
+            "symlink to a folder outside, then dotdot out of the root",
             "ListFiles",
-            "dir-out/..",
+            "dir-out/../../outside",
         ),
         on("chain of links ending outside", "TextRead", "chain1.md"),
         on(

@@ -99,6 +99,10 @@ pub struct ServerOptions {
     #[arg(long, env = "MCP_TEXT_FORMAT", global = true)]
     pub format: bool,
 
+    /// With --format, stop a formatter (and whatever it started) after this many seconds; the file is then written unformatted.
+    #[arg(long, value_name = "SECONDS", env = "MCP_TEXT_FORMAT_TIMEOUT", default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=3600), global = true)]
+    pub format_timeout: u64,
+
     /// Keep no edit history: nothing is written to the roots' .history folders, and EditHistory and UndoEdit are not offered.
     #[arg(long, env = "MCP_TEXT_NO_HISTORY", global = true)]
     pub no_history: bool,
@@ -146,6 +150,14 @@ pub struct ServerOptions {
     /// With --http, the most client sessions alive at once; more are refused with HTTP 503 until one ends (closed by its client, or 30 minutes without requests).
     #[arg(long, value_name = "N", env = "MCP_TEXT_HTTP_MAX_SESSIONS", default_value_t = super::http::DEFAULT_MAX_SESSIONS as u32, value_parser = clap::value_parser!(u32).range(1..))]
     pub http_max_sessions: u32,
+
+    /// With --http, seconds a client may take to send a request's header before its connection is closed.
+    #[arg(long, value_name = "SECONDS", env = "MCP_TEXT_HTTP_HEADER_TIMEOUT", default_value_t = super::connections::HEADER_READ_TIMEOUT.as_secs(), value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub http_header_timeout: u64,
+
+    /// With --http, the most connections open at once that have not shown the token; one more closes the oldest of them.
+    #[arg(long, value_name = "N", env = "MCP_TEXT_HTTP_MAX_PENDING", default_value_t = super::connections::MAX_UNTRUSTED as u32, value_parser = clap::value_parser!(u32).range(1..))]
+    pub http_max_pending: u32,
 
     /// Largest request a client may send at once (a stdio line or an HTTP body), e.g. 64MB; larger ones are refused unread.
     #[arg(long, value_name = "SIZE", env = "MCP_TEXT_MAX_REQUEST_SIZE", default_value = "64MB", value_parser = parse_size, global = true)]
@@ -303,6 +315,7 @@ impl ServerOptions {
         let settings = Settings {
             allow_validate_command: self.allow_validate_command,
             format_after_edit: self.format,
+            format_timeout: std::time::Duration::from_secs(self.format_timeout),
             enabled_tools: registry.names(),
             templates_dir: self.templates_dir.clone(),
         };
@@ -327,11 +340,13 @@ fn init_logging(level: &str) {
 
 /// The options that only an HTTP server uses, by argument id and by flag:
 /// typed with a subcommand, they would be silently ignored.
-const HTTP_ONLY_FLAGS: [(&str, &str); 5] = [
+const HTTP_ONLY_FLAGS: [(&str, &str); 7] = [
     ("http", "--http"),
     ("http_token", "--http-token"),
     ("http_no_auth", "--http-no-auth"),
     ("http_max_sessions", "--http-max-sessions"),
+    ("http_header_timeout", "--http-header-timeout"),
+    ("http_max_pending", "--http-max-pending"),
     ("allowed_hosts", "--allowed-host"),
 ];
 
@@ -552,8 +567,19 @@ fn serve(options: &ServerOptions, roots: Vec<PathBuf>) -> ExitCode {
     // --read-only promises that nothing is changed.
     if options.read_only {
         tracing::debug!("--read-only: no leftover temp files are removed");
-    } else if operator_named_roots {
-        sweep_in_background(&setup.workspace);
+        for record in setup.workspace.interrupted_changes() {
+            tracing::warn!(
+                "{} records a change of several files that an interrupted server left unfinished; --read-only leaves it, and the next server started without it finishes or takes it back",
+                record.display()
+            );
+        }
+    } else {
+        // Before the first call: a change a killed server left half done is
+        // finished or taken back, so every call sees its files whole.
+        setup.workspace.recover_interrupted();
+        if operator_named_roots {
+            sweep_in_background(&setup.workspace);
+        }
     }
     let server = TextServer::new(setup.registry, setup.workspace, setup.settings, bound);
     let result = runtime.block_on(async move {
@@ -596,6 +622,11 @@ fn http_config(
         auth,
         max_sessions: options.http_max_sessions as usize,
         max_request,
+        connections: super::connections::ConnectionLimits {
+            header_timeout: std::time::Duration::from_secs(options.http_header_timeout),
+            max_untrusted: options.http_max_pending as usize,
+            ..Default::default()
+        },
     })
 }
 

@@ -25,6 +25,9 @@ use std::path::{Component, Path, PathBuf};
 
 use serde_json::Value;
 
+use crate::workspace::history::HISTORY_DIR;
+use crate::workspace::trash::TRASH_DIR;
+
 /// What bounds the roots a client announces.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RootsBound {
@@ -46,6 +49,9 @@ pub enum IgnoredWhy {
     NotAFolder,
     /// It is not a `file://` URI of an absolute path on this machine.
     NotAFileUri,
+    /// It is, or lies inside, a folder the server keeps for itself
+    /// (`.history`, `.trash`), which only the server writes.
+    ServerFolder,
 }
 
 /// An announced root that was not used.
@@ -105,16 +111,32 @@ fn check(bound: &RootsBound, path: &Path) -> Result<PathBuf, IgnoredWhy> {
     };
     let inside = |p: &Path| folders.iter().any(|folder| p.starts_with(folder));
     let bounded = matches!(bound, RootsBound::Within(_));
-    match std::fs::canonicalize(path) {
-        // Judged by where it really leads, so a symlink inside an operator
-        // folder that points elsewhere does not open the way out.
-        Ok(real) if bounded && !inside(&real) => Err(IgnoredWhy::Outside),
-        Ok(real) if real.is_dir() => Ok(real),
-        Ok(_) => Err(IgnoredWhy::NotAFolder),
-        // Whether something outside exists is none of the client's business.
-        Err(_) if bounded && !inside(&lexical_normal(path)) => Err(IgnoredWhy::Outside),
-        Err(_) => Err(IgnoredWhy::NotAFolder),
+    // Decided by name first: whether something outside exists is none of
+    // the client's business, and nothing outside is looked at.
+    if bounded && !inside(&lexical_normal(path)) {
+        return Err(IgnoredWhy::Outside);
     }
+    match std::fs::canonicalize(path) {
+        // Judged by where it really leads too, so a symlink inside an
+        // operator folder that points elsewhere does not open the way out.
+        Ok(real) if bounded && !inside(&real) => Err(IgnoredWhy::Outside),
+        Ok(real) if in_server_folder(&real, folders) => Err(IgnoredWhy::ServerFolder),
+        Ok(real) if real.is_dir() => Ok(real),
+        _ => Err(IgnoredWhy::NotAFolder),
+    }
+}
+
+/// Whether `real` is, or lies inside, a `.history` or `.trash` folder: below
+/// the operator folder holding it, or anywhere when there is none.
+fn in_server_folder(real: &Path, folders: &[PathBuf]) -> bool {
+    let below = folders
+        .iter()
+        .filter_map(|f| real.strip_prefix(f).ok())
+        .min_by_key(|rel| rel.components().count())
+        .unwrap_or(real);
+    below.components().any(|c| {
+        c == Component::Normal(HISTORY_DIR.as_ref()) || c == Component::Normal(TRASH_DIR.as_ref())
+    })
 }
 
 /// `path` with `.` and `..` taken away by name alone.
@@ -197,9 +219,19 @@ pub fn ignored_note(ignored: &[Ignored], bound: &RootsBound, in_use: &[PathBuf])
             join(folders)
         ));
     }
+    let own: Vec<&Ignored> = ignored
+        .iter()
+        .filter(|i| i.why == IgnoredWhy::ServerFolder)
+        .collect();
+    if !own.is_empty() {
+        parts.push(format!(
+            "The client announced {} as root folder(s), but the server ignored them: they are (or lie inside) the .history or .trash folders it keeps for itself, which no tool writes",
+            shown(&own)
+        ));
+    }
     let unusable: Vec<&Ignored> = ignored
         .iter()
-        .filter(|i| i.why != IgnoredWhy::Outside)
+        .filter(|i| !matches!(i.why, IgnoredWhy::Outside | IgnoredWhy::ServerFolder))
         .collect();
     if !unusable.is_empty() {
         parts.push(format!(
@@ -316,6 +348,44 @@ mod tests {
         }
         // The operator's folder itself may be announced.
         assert_eq!(narrow(&bound, &[uri(&operator)]).accepted, [operator]);
+    }
+
+    /// A client announcing a root's history or trash folder (or a folder
+    /// inside one) would make the server's own records ordinary files that
+    /// tools write: such roots are ignored, with or without operator folders.
+    #[test]
+    fn the_servers_own_folders_are_never_roots() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = std::fs::canonicalize(dir.path()).unwrap();
+        let operator = base.join(".trash-keeper");
+        for folder in [".history", ".trash/2026-01-01T00-00-00Z", "notes"] {
+            std::fs::create_dir_all(operator.join(folder)).unwrap();
+        }
+        let announced = [
+            uri(&operator.join(".history")),
+            uri(&operator.join(".trash")),
+            uri(&operator.join(".trash/2026-01-01T00-00-00Z")),
+            uri(&operator.join("notes")),
+        ];
+        for bound in [
+            RootsBound::Within(vec![operator.clone()]),
+            RootsBound::AsGiven,
+        ] {
+            let narrowed = narrow(&bound, &announced);
+            assert_eq!(narrowed.accepted, [operator.join("notes")], "{bound:?}");
+            assert!(
+                narrowed
+                    .ignored
+                    .iter()
+                    .all(|i| i.why == IgnoredWhy::ServerFolder),
+                "{narrowed:?}"
+            );
+            let note = ignored_note(&narrowed.ignored, &bound, &narrowed.accepted);
+            assert!(
+                note.contains("the .history or .trash folders it keeps for itself"),
+                "{note}"
+            );
+        }
     }
 
     #[test]

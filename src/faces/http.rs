@@ -57,6 +57,9 @@ pub struct HttpConfig {
     pub max_sessions: usize,
     /// Largest request body, in bytes (`--max-request-size`).
     pub max_request: usize,
+    /// How long a header may take and how many connections may wait for
+    /// the token (`--http-header-timeout`, `--http-max-pending`).
+    pub connections: super::connections::ConnectionLimits,
 }
 
 /// Parses `--http`: `HOST:PORT`, or a bare port meaning loopback.
@@ -133,11 +136,10 @@ pub async fn serve_http(
         opening: tokio::sync::Mutex::new(()),
     });
     let service = StreamableHttpService::new(factory, sessions, service_config);
-    // The last layer added runs first: the token is checked before a byte
-    // of the body is read.
     let router = axum::Router::new()
         .nest_service("/mcp", service)
         .layer(axum::middleware::from_fn_with_state(gate, check_message))
+        .layer(axum::middleware::from_fn(super::connections::mark_trusted))
         .layer(axum::middleware::from_fn_with_state(
             Arc::new(config.auth),
             require_token,
@@ -145,36 +147,40 @@ pub async fn serve_http(
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    let mut limits = config.connections;
+    limits.max_open = super::connections::connection_limit();
     let stop = shutdown_requested();
     listening(listener.local_addr().unwrap_or(addr));
-    axum::serve(listener, router)
-        .with_graceful_shutdown(async move {
-            stop.await;
-            super::cli::log_stopping(calls.running());
-            // Calls under way finish and are answered while their sessions
-            // still exist; new ones are turned away unrun.
-            if !calls.close_and_wait(DRAIN_LIMIT).await {
-                tracing::warn!(
-                    "{} call(s) still running after {} s; their clients will get no answer, but each edit either lands whole or not at all",
-                    calls.running(),
-                    DRAIN_LIMIT.as_secs()
-                );
-            }
-            // A call's answer still passes through the session's queue to
-            // its HTTP response after the call returns; ending the session
-            // at once can drop the last answers.
-            tokio::time::sleep(ANSWER_GRACE).await;
-            // Ends the sessions' event streams, which would otherwise keep
-            // their connections, and so the graceful shutdown, open forever.
-            cancel.cancel();
-        })
-        .await
-        .map_err(|e| format!("the HTTP server stopped: {e}"))
+    let stopping = tokio_util::sync::CancellationToken::new();
+    let serving =
+        super::connections::serve(listener, router, limits, stopping.clone(), ANSWER_GRACE);
+    tokio::pin!(serving);
+    tokio::select! {
+        () = &mut serving => return Ok(()),
+        () = stop => {}
+    }
+    // Connections are still served while the calls under way finish.
+    let drain = async {
+        super::cli::log_stopping(calls.running());
+        if !calls.close_and_wait(DRAIN_LIMIT).await {
+            tracing::warn!(
+                "{} call(s) still running after {} s; their clients will get no answer, but each edit either lands whole or not at all",
+                calls.running(),
+                DRAIN_LIMIT.as_secs()
+            );
+        }
+        tokio::time::sleep(ANSWER_GRACE).await;
+    };
+    tokio::select! {
+        () = &mut serving => return Ok(()),
+        () = drain => {}
+    }
+    cancel.cancel();
+    stopping.cancel();
+    serving.await;
+    Ok(())
 }
 
-/// Waits for Ctrl-C, or on Unix also SIGTERM (what service managers send).
-/// The handlers are in place once this returns, before the future is first
-/// polled, so a signal sent right after the startup text is not missed.
 #[cfg(unix)]
 pub(crate) fn shutdown_requested() -> impl std::future::Future<Output = ()> + Send + 'static {
     use tokio::signal::unix::{SignalKind, signal};

@@ -4,6 +4,7 @@
 pub mod auth;
 pub mod cli;
 pub mod client_roots;
+pub mod connections;
 pub mod http;
 pub mod in_flight;
 pub mod incoming;

@@ -84,8 +84,10 @@ impl Delta {
     }
 
     /// The old bytes, rebuilt from the new ones and the old middle.
+    /// A delta read from elsewhere (a history record) is checked, never
+    /// trusted: lengths past the bytes given are a mismatch, not a panic.
     pub fn restore(&self, new: &[u8], old_middle: &[u8]) -> Result<Vec<u8>, Mismatch> {
-        let end = self.prefix + self.new_len;
+        let end = self.prefix.saturating_add(self.new_len);
         if new.len() < end || old_middle.len() != self.old_len {
             return Err(Mismatch {
                 needed: end,
@@ -198,6 +200,13 @@ mod tests {
         let delta = Delta::between(b"abc", b"abXYc");
         assert!(delta.restore(b"ab", b"").is_err());
         assert!(delta.restore(b"abXYc", b"wrong length").is_err());
+        // A forged delta whose lengths overflow is refused, not a panic.
+        let forged = Delta {
+            prefix: usize::MAX,
+            old_len: 0,
+            new_len: 2,
+        };
+        assert!(forged.restore(b"abc", b"").is_err());
     }
 
     proptest! {

@@ -14,6 +14,7 @@ pub mod format;
 pub mod fuzzy;
 pub mod hash;
 pub mod indent;
+pub mod line_set;
 pub mod lines;
 pub mod literal;
 pub mod markdown;

@@ -24,7 +24,7 @@
 //! let now = Moment { year: 2026, month: 3, day: 7, hour: 9, minute: 5, second: 0, offset_seconds: 3600 };
 //! let mut variables = BTreeMap::new();
 //! variables.insert("mood".to_string(), "sunny".to_string());
-//! let values = TemplateValues { now, title: "garden", variables: &variables };
+//! let values = TemplateValues { now, title: "garden", variables: &variables, max_len: 1 << 20 };
 //! let text = fill("# {{title}}\n{{date:dddd D MMMM YYYY}} at {{time}}, {{mood}}\n", &values).unwrap();
 //! assert_eq!(text, "# garden\nSaturday 7 March 2026 at 09:05, sunny\n");
 //! ```
@@ -60,6 +60,8 @@ pub struct TemplateValues<'a> {
     pub title: &'a str,
     /// The caller's variables.
     pub variables: &'a BTreeMap<String, String>,
+    /// Most bytes the filled text may have.
+    pub max_len: usize,
 }
 
 /// Why a template could not be filled.
@@ -82,6 +84,11 @@ pub enum TemplateError {
         line: usize,
         /// The placeholders that are known.
         known: Vec<String>,
+    },
+    /// The filled text would be longer than allowed.
+    TooLong {
+        /// Most bytes the filled text may have.
+        limit: usize,
     },
     /// A format given to a placeholder that takes none.
     FormatNotAllowed {
@@ -112,6 +119,11 @@ impl fmt::Display for TemplateError {
                 f,
                 "'{placeholder}' on line {line} of the template is not a placeholder: write {{{{name}}}} on one line (the known ones are {}), or \\{{{{ for a literal {{{{",
                 known.join(", ")
+            ),
+            TemplateError::TooLong { limit } => write!(
+                f,
+                "the filled template would be longer than {limit} bytes, the most a file may hold; \
+                 it was refused before it was filled"
             ),
             TemplateError::FormatNotAllowed { placeholder, line } => write!(
                 f,
@@ -151,29 +163,41 @@ pub fn is_variable_name(name: &str) -> bool {
         && chars.all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'))
 }
 
-/// Fills the placeholders of `template`.
+/// Fills the placeholders of `template`, in one pass over it.
+///
+/// The filled text may be at most `values.max_len` bytes: the output is
+/// measured before each piece is added, so a template that would grow past
+/// it (a placeholder repeated many times with a long value) is refused
+/// before the memory is taken.
 pub fn fill(template: &str, values: &TemplateValues<'_>) -> Result<String, TemplateError> {
-    let mut out = String::with_capacity(template.len());
+    let mut out = Output {
+        text: String::with_capacity(template.len().min(values.max_len)),
+        max_len: values.max_len,
+    };
     let mut rest = template;
     let mut line = 1;
-    while let Some(at) = rest.find("{{") {
+    while let Some(at) = memchr::memmem::find(rest.as_bytes(), b"{{") {
         let before = &rest[..at];
-        line += before.matches('\n').count();
+        line += memchr::memchr_iter(b'\n', before.as_bytes()).count();
         if let Some(kept) = before.strip_suffix('\\') {
-            out.push_str(kept);
-            out.push_str("{{");
+            out.push(kept)?;
+            out.push("{{")?;
             rest = &rest[at + 2..];
             continue;
         }
-        out.push_str(before);
+        out.push(before)?;
         let after = &rest[at + 2..];
-        let line_end = after.find('\n').unwrap_or(after.len());
-        let malformed = || TemplateError::Malformed {
-            placeholder: shorten(&rest[at..at + 2 + line_end]),
-            line,
-            known: known_placeholders(values.variables),
+        let malformed = || {
+            let line_end = after.find('\n').unwrap_or(after.len());
+            TemplateError::Malformed {
+                placeholder: shorten(&rest[at..at + 2 + line_end]),
+                line,
+                known: known_placeholders(values.variables),
+            }
         };
-        let close = after[..line_end].find("}}").ok_or_else(malformed)?;
+        // The closing `}}` on the same line; the scan stops at the line's end,
+        // so every byte of the template is looked at a bounded number of times.
+        let close = closing_braces(after).ok_or_else(malformed)?;
         let inner = &after[..close];
         let placeholder = &rest[at..at + 2 + close + 2];
         let (name, format) = match inner.split_once(':') {
@@ -190,15 +214,15 @@ pub fn fill(template: &str, values: &TemplateValues<'_>) -> Result<String, Templ
                     line,
                 });
             }
-            out.push_str(value);
+            out.push(value)?;
         } else {
             match (name, format) {
-                ("date", None) => out.push_str(&format_moment(&values.now, "YYYY-MM-DD")),
-                ("time", None) => out.push_str(&format_moment(&values.now, "HH:mm")),
+                ("date", None) => out.push(&format_moment(&values.now, "YYYY-MM-DD"))?,
+                ("time", None) => out.push(&format_moment(&values.now, "HH:mm"))?,
                 ("date" | "time", Some(format)) => {
-                    out.push_str(&format_moment(&values.now, format.trim()))
+                    out.push(&format_moment(&values.now, format.trim()))?
                 }
-                ("title", None) => out.push_str(values.title),
+                ("title", None) => out.push(values.title)?,
                 ("title", Some(_)) => {
                     return Err(TemplateError::FormatNotAllowed {
                         placeholder: placeholder.to_string(),
@@ -216,8 +240,43 @@ pub fn fill(template: &str, values: &TemplateValues<'_>) -> Result<String, Templ
         }
         rest = &after[close + 2..];
     }
-    out.push_str(rest);
-    Ok(out)
+    out.push(rest)?;
+    Ok(out.text)
+}
+
+/// Where the first `}}` of `text` starts, if it comes before a line break.
+fn closing_braces(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut from = 0;
+    while let Some(found) = memchr::memchr2(b'}', b'\n', &bytes[from..]) {
+        let at = from + found;
+        if bytes[at] == b'\n' {
+            return None;
+        }
+        if bytes.get(at + 1) == Some(&b'}') {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
+}
+
+/// The filled text, which refuses to grow past its limit.
+struct Output {
+    text: String,
+    max_len: usize,
+}
+
+impl Output {
+    fn push(&mut self, piece: &str) -> Result<(), TemplateError> {
+        if self.text.len() + piece.len() > self.max_len {
+            return Err(TemplateError::TooLong {
+                limit: self.max_len,
+            });
+        }
+        self.text.push_str(piece);
+        Ok(())
+    }
 }
 
 /// At most 40 characters of `text`.
@@ -282,10 +341,18 @@ const TOKENS: &[&str] = &[
 pub fn format_moment(moment: &Moment, format: &str) -> String {
     let mut out = String::with_capacity(format.len() + 8);
     let mut rest = format;
+    // Once no `]` is left, no later `[` can open a literal: remembering that
+    // keeps a format full of `[` linear.
+    let mut closers_left = true;
     'outer: while let Some(c) = rest.chars().next() {
-        if c == '['
-            && let Some(close) = rest.find(']')
-        {
+        let close = if c == '[' && closers_left {
+            let close = rest.find(']');
+            closers_left = close.is_some();
+            close
+        } else {
+            None
+        };
+        if let Some(close) = close {
             out.push_str(&rest[1..close]);
             rest = &rest[close + 1..];
             continue;
@@ -465,6 +532,7 @@ mod tests {
                 now: NOW,
                 title: "Daily note",
                 variables: &variables,
+                max_len: 1 << 20,
             },
         )
     }
@@ -500,6 +568,55 @@ mod tests {
             "no placeholders { } }}"
         );
         assert_eq!(fill_with("", &[]).unwrap(), "");
+    }
+
+    fn fill_capped(template: &str, value: &str, max_len: usize) -> Result<String, TemplateError> {
+        let variables = BTreeMap::from([("v".to_string(), value.to_string())]);
+        fill(
+            template,
+            &TemplateValues {
+                now: NOW,
+                title: "t",
+                variables: &variables,
+                max_len,
+            },
+        )
+    }
+
+    #[test]
+    fn the_filled_text_is_capped_before_it_is_built() {
+        // 200,000 placeholders of a 100 KB value would be 20 GB.
+        let template = "{{v}}".repeat(200_000);
+        let value = "x".repeat(100_000);
+        let error = fill_capped(&template, &value, 1 << 20).unwrap_err();
+        assert_eq!(error, TemplateError::TooLong { limit: 1 << 20 });
+        assert_eq!(
+            error.to_string(),
+            "the filled template would be longer than 1048576 bytes, the most a file may hold; \
+             it was refused before it was filled"
+        );
+        // Exactly at the limit is allowed, one byte more is not.
+        assert_eq!(fill_capped("a{{v}}b", "xy", 4).unwrap(), "axyb");
+        assert!(fill_capped("a{{v}}b", "xy", 3).is_err());
+    }
+
+    #[test]
+    fn a_long_line_of_placeholders_is_filled() {
+        // Every placeholder on one 4 MB line: each `}}` is found without
+        // looking for the end of the line again.
+        let template = "{{v}} ".repeat(700_000);
+        let filled = fill_capped(&template, "ab", usize::MAX).unwrap();
+        assert_eq!(filled.len(), 700_000 * 3);
+        assert!(filled.starts_with("ab ab "));
+        // An unclosed placeholder at the end is still found and named.
+        let error = fill_capped(&format!("{template}{{{{v"), "ab", usize::MAX).unwrap_err();
+        assert!(
+            matches!(error, TemplateError::Malformed { line: 1, .. }),
+            "{error:?}"
+        );
+        // A format full of `[` without a `]`.
+        let format = "[".repeat(200_000);
+        assert_eq!(format_moment(&NOW, &format), format);
     }
 
     #[test]

@@ -7,9 +7,9 @@ use super::error::ToolError;
 use crate::text::encoding::DecodeError;
 use crate::text::excerpt::brief;
 use crate::workspace::WorkspaceError;
+use crate::workspace::error::RelocateError;
 use crate::workspace::file_lock::LockError;
 use crate::workspace::read::ReadError;
-use crate::workspace::relocate::RelocateError;
 use crate::workspace::roots::PathError;
 
 impl From<WorkspaceError> for ToolError {
@@ -79,6 +79,18 @@ impl From<WorkspaceError> for ToolError {
             WorkspaceError::InHistory { .. } => base.suggest(
                 "Use EditHistory to see the recorded changes and UndoEdit to take one back",
             ),
+            WorkspaceError::ReadOnlyFile { .. } => base.suggest(
+                "If the file should be edited, make it writable first (for example chmod u+w), then retry",
+            ),
+            WorkspaceError::HardLinked { .. } => base.suggest(
+                "To edit this name alone, give it its own copy first (cp FILE FILE.tmp && mv FILE.tmp FILE); to change every name, edit it with a program that writes in place",
+            ),
+            WorkspaceError::ChangedMeanwhile { .. } => base.suggest(
+                "Read the file again (TextRead or TextInspect) and redo the edit on what it holds now",
+            ),
+            WorkspaceError::InTrash { .. } => base.suggest(
+                "Move the file out of .trash first (Move with a destination outside it), then edit it there",
+            ),
             WorkspaceError::BatchCommit(failure) => {
                 if failure.not_restored.is_empty() {
                     base.suggest("Check that the folders are writable and the disk is not full, then retry the whole batch")
@@ -118,6 +130,9 @@ fn advise_relocate(base: ToolError, error: &RelocateError) -> ToolError {
         ),
         RelocateError::InTrash { .. } => base.suggest(
             "It is already removed. To put it back, Move it out of .trash; to delete it for good, do that outside this server",
+        ),
+        RelocateError::IntoServerFolder { .. } => base.suggest(
+            "Choose a destination outside .history and .trash; to remove a file, use RemoveFile",
         ),
         RelocateError::FolderNeedsRecursive { .. } => base.suggest(
             "Pass recursive: true to move the whole folder to the trash, or remove the files in it one by one",

@@ -29,9 +29,9 @@ use crate::text::fuzzy::MatchKind;
 use crate::text::patch::place::{self, HunkRefusal, Why};
 use crate::text::patch::{self, ChangeKind, FileChange, PatchFormat, PatchSyntaxError};
 use crate::workspace::WorkspaceError;
-use crate::workspace::batch::{BatchFailure, BatchItem};
 use crate::workspace::commit::Change;
-use crate::workspace::relocate::Relocation;
+use crate::workspace::commit::Relocation;
+use crate::workspace::commit::{BatchFailure, BatchItem};
 use crate::workspace::roots::ResolvedPath;
 use crate::workspace::timestamp::UtcTime;
 

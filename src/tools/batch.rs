@@ -21,9 +21,10 @@ use super::planned_edit::{ErasedEdit, erased};
 use super::text_patch::TextPatch;
 use super::text_replace::TextReplace;
 use super::tool::{Effects, Tool, Toolset};
+use crate::text::document::Document;
 use crate::text::hash::hash_matches;
-use crate::workspace::batch::BatchItem;
-use crate::workspace::commit::Change;
+use crate::workspace::commit::BatchItem;
+use crate::workspace::commit::{Change, History};
 use crate::workspace::roots::ResolvedPath;
 use crate::workspace::{OpenFile, WorkspaceError};
 
@@ -195,12 +196,17 @@ Example: operations=[{\"tool\": \"TextReplace\", \"arguments\": {\"filePath\": \
             )
         })?;
 
-        // Every operation, planned against the files as the earlier ones left them.
-        let mut state: Vec<OpenFile> = transaction.files().to_vec();
-        let mut planned: Vec<(OpenFile, crate::text::document::Document)> = Vec::new();
+        // Every operation, planned against the files as the earlier ones
+        // left them. Each operation's reply is made as soon as it is
+        // planned, so only each file's latest state is kept, never a copy of
+        // the file per operation: a batch's memory is a few times the size
+        // of the files it touches, whatever the number of operations.
+        let write = !params.dry_run;
+        let mut state: Vec<Option<OpenFile>> = (0..files.len()).map(|_| None).collect();
+        let mut replies: Vec<Value> = Vec::with_capacity(calls.len());
         for (i, call) in calls.iter_mut().enumerate() {
             let at = file_of[i];
-            let current = &state[at];
+            let current = state[at].as_ref().unwrap_or(&transaction.files()[at]);
             let args = call.file().map_err(|e| refused(e, i, call.tool(), None))?;
             if !current.path.exists && !args.may_create {
                 let error = ToolError::new(format!(
@@ -224,36 +230,59 @@ Example: operations=[{\"tool\": \"TextReplace\", \"arguments\": {\"filePath\": \
             let after = call
                 .plan(ctx, current)
                 .map_err(|e| refused(e, i, call.tool(), None))?;
-            planned.push((current.clone(), after.clone()));
-            let mut path = current.path.clone();
-            path.exists = true;
-            state[at] = OpenFile { path, doc: after };
+            let path = current.path.clone();
+            // The state this operation replaced goes to its reply.
+            let before = match state[at].take() {
+                Some(file) => file.doc,
+                None => transaction.files()[at].doc.clone(),
+            };
+            let reply = call.reply(
+                ctx,
+                path.clone(),
+                before,
+                after.clone(),
+                write,
+                History::NotKept,
+            )?;
+            replies.push(reply);
+            state[at] = Some(OpenFile {
+                path: ResolvedPath {
+                    exists: true,
+                    ..path
+                },
+                doc: after,
+            });
         }
 
-        let originals = transaction.files().to_vec();
-        let contents: Vec<Option<crate::text::document::Document>> = originals
+        let contents: Vec<Option<Document>> = transaction
+            .files()
             .iter()
-            .zip(&state)
+            .zip(&mut state)
             .map(|(before, after)| {
+                let after = after.take()?;
                 let changed = !before.path.exists || before.doc.bytes() != after.doc.bytes();
-                (changed && after.path.exists).then(|| after.doc.clone())
+                changed.then_some(after.doc)
             })
             .collect();
+        drop(state);
         let done = transaction
-            .commit(Change::new(Self::NAME, contents), !params.dry_run)
+            .commit(Change::new(Self::NAME, contents), write)
             .map_err(|f| {
                 let i = f.index.map(first_user).unwrap_or(0);
                 refused(f.error.into(), i, calls[i].tool(), None)
             })?;
 
-        let mut operations = Vec::with_capacity(calls.len());
-        for ((call, (before, after)), op) in calls.iter_mut().zip(planned).zip(&params.operations) {
-            let result = call.reply(ctx, &before, after, done.written, done.history.clone())?;
-            operations.push(OperationResult {
-                tool: op.tool.clone(),
-                result,
-            });
-        }
+        let operations = replies
+            .into_iter()
+            .zip(&params.operations)
+            .map(|(mut result, op)| {
+                attach_history(&mut result, &done.history);
+                OperationResult {
+                    tool: op.tool.clone(),
+                    result,
+                }
+            })
+            .collect();
         let files = done
             .before
             .iter()
@@ -278,6 +307,24 @@ Example: operations=[{\"tool\": \"TextReplace\", \"arguments\": {\"filePath\": \
             dry_run: params.dry_run.then_some(true),
             note: done.history.note(),
         })
+    }
+}
+
+/// Gives an operation's reply, made before the batch was written, what the
+/// history made of the batch: its change id, or why undo is unavailable.
+fn attach_history(reply: &mut Value, history: &History) {
+    let Value::Object(fields) = reply else {
+        return;
+    };
+    if let Some(id) = history.change_id() {
+        fields.insert("changeId".into(), json!(id));
+    }
+    if let Some(why) = history.note() {
+        let note = match fields.get("note").and_then(Value::as_str) {
+            Some(note) => format!("{note}; {why}"),
+            None => why,
+        };
+        fields.insert("note".into(), json!(note));
     }
 }
 

@@ -19,9 +19,10 @@ use crate::text::markdown::{
     FragmentLookup, LinkedDocument, VaultIndex, WikiFragment, find_fragment, find_wiki_fragment,
     links_into, vanished_anchors,
 };
+use crate::workspace::Workspace;
+use crate::workspace::batch::Edited;
 use crate::workspace::roots::ResolvedPath;
 use crate::workspace::search::files::walk_files;
-use crate::workspace::{Edited, Workspace};
 
 /// Broken links named in a note, at most.
 const LISTED: usize = 5;

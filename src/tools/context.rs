@@ -7,17 +7,31 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use crate::workspace::Workspace;
 
 /// Server-wide settings tools consult.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Settings {
     /// Whether `edit_code` may run a caller's `validate_command`.
     pub allow_validate_command: bool,
     /// Whether `edit_code` runs an installed formatter after an edit.
     pub format_after_edit: bool,
+    /// How long a formatter may run before it is stopped.
+    pub format_timeout: std::time::Duration,
     /// Names of the tools that are switched on (for descriptions and advice).
     pub enabled_tools: Vec<&'static str>,
     /// The folder holding templates: relative to each root, or absolute
     /// inside one (`templates` when `None`).
     pub templates_dir: Option<std::path::PathBuf>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            allow_validate_command: false,
+            format_after_edit: false,
+            format_timeout: crate::workspace::formatters::FORMAT_TIME_LIMIT,
+            enabled_tools: Vec::new(),
+            templates_dir: None,
+        }
+    }
 }
 
 /// A progress report: `progress` of `total` (when known), with a message.

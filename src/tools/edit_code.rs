@@ -4,6 +4,7 @@
 //! an edit that breaks the file's syntax. Seed 004, with DESIGN deviation 4:
 //! the syntax gate compares before and after.
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use schemars::JsonSchema;
@@ -26,10 +27,12 @@ use crate::text::excerpt::ContextLines;
 use crate::text::format::{Format, format_of};
 use crate::text::fuzzy::{self, EditRequest, Refusal, Strategy};
 use crate::text::lines::Eol;
+use crate::text::syntax::{self, GateOutcome};
+use crate::workspace::OpenFile;
+use crate::workspace::batch::Edited;
 use crate::workspace::external::{Command, run};
 use crate::workspace::formatters::{Formatted, format};
 use crate::workspace::roots::ResolvedPath;
-use crate::workspace::{Edited, OpenFile};
 
 /// How long a validate_command may run.
 pub const VALIDATE_TIME_LIMIT: Duration = Duration::from_secs(120);
@@ -326,12 +329,20 @@ impl PlannedEdit for EditCode {
         file: &OpenFile,
     ) -> Result<(Document, CodePlan), ToolError> {
         Self::check(ctx, params)?;
-        let format_after = ctx.settings.format_after_edit;
+        // The roots, when the result is to be formatted: the formatter runs outside them.
+        let format_after = ctx.settings.format_after_edit.then(|| FormatRun {
+            roots: ctx.workspace.roots().list().to_vec(),
+            limit: ctx.settings.format_timeout,
+        });
         match (params.strategy, &params.search_context) {
-            (EditStrategy::OverwriteFile, _) => overwrite(params, file, format_after),
-            (strategy, Some(search)) => {
-                replace(params, file, search.as_str(), strategy, format_after)
-            }
+            (EditStrategy::OverwriteFile, _) => overwrite(params, file, format_after.as_ref()),
+            (strategy, Some(search)) => replace(
+                params,
+                file,
+                search.as_str(),
+                strategy,
+                format_after.as_ref(),
+            ),
             (_, None) => unreachable!("checked above"),
         }
     }
@@ -357,7 +368,7 @@ fn replace(
     file: &OpenFile,
     search: &str,
     strategy: EditStrategy,
-    format_after: bool,
+    format_after: Option<&FormatRun>,
 ) -> Result<(Document, CodePlan), ToolError> {
     let threshold = params.threshold.unwrap_or(fuzzy::DEFAULT_THRESHOLD);
     let fuzzy_strategy = match strategy {
@@ -509,13 +520,20 @@ fn new_spans(after: &Document, splices: &[Splice]) -> Vec<LineSpan> {
         .collect()
 }
 
+/// How the formatter is run, when `--format` is on: outside the roots,
+/// within a time limit.
+struct FormatRun {
+    roots: Vec<PathBuf>,
+    limit: Duration,
+}
+
 /// The syntax gate, then the formatter if asked for.
 fn check_and_format(
     path: &ResolvedPath,
     before: &Document,
     after: Document,
     edited_lines: Option<(usize, usize)>,
-    format_after: bool,
+    format_after: Option<&FormatRun>,
 ) -> Result<(Document, Option<SyntaxInfo>, Option<String>), ToolError> {
     let Format::Code(language) = format_of(&path.real) else {
         return Ok((after, None, None));
@@ -532,15 +550,32 @@ fn check_and_format(
         language: language.name(),
         note: passed.and_then(|p| p.note),
     };
-    if !format_after {
+    let Some(run) = format_after else {
         return Ok((after, Some(syntax), None));
-    }
+    };
     let name = path
         .real
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    match format(language, &name, after.text()) {
+    match format(language, &name, after.text(), &run.roots, run.limit) {
+        // A formatter is another program: what it prints must parse at least
+        // as well as what it was given.
+        Formatted::Text { tool, text }
+            if text != after.text()
+                && matches!(
+                    syntax::check_edit(language, after.text(), &text, None),
+                    GateOutcome::Refuse(_)
+                ) =>
+        {
+            Ok((
+                after,
+                Some(syntax),
+                Some(format!(
+                    "{tool} printed text with more syntax errors than it was given; the file was written unformatted"
+                )),
+            ))
+        }
         Formatted::Text { tool, text } if text != after.text() => {
             let formatted =
                 Document::from_text(text, after.encoding(), after.has_bom()).map_err(|e| {
@@ -565,7 +600,7 @@ fn check_and_format(
 fn overwrite(
     params: &EditCodeParams,
     file: &OpenFile,
-    format_after: bool,
+    format_after: Option<&FormatRun>,
 ) -> Result<(Document, CodePlan), ToolError> {
     let content = params.new_content.as_str();
     if !file.path.exists {

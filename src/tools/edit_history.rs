@@ -77,6 +77,18 @@ pub struct ChangeInfo {
     pub can_undo: bool,
 }
 
+/// A record that failed its checks.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DamagedRecord {
+    /// The id its file name gives.
+    pub change_id: String,
+    /// Its file in the root's .history folder.
+    pub record_path: String,
+    /// What is wrong with it.
+    pub problem: String,
+}
+
 /// Result of EditHistory.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -89,6 +101,9 @@ pub struct EditHistoryOutput {
     pub total: usize,
     /// True when more changes match than were listed: raise limit to see them.
     pub truncated: bool,
+    /// Records in the history folders that fail their checks (not written by this server, or damaged): never undone, listed so they can be looked at.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub damaged: Vec<DamagedRecord>,
     /// Remarks, e.g. that the server keeps no history.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
@@ -121,10 +136,36 @@ canUndo says whether UndoEdit would take a change back now (the file is still as
         let note = (!workspace.options().history.enabled).then(|| {
             "This server was started with --no-history: it records no new changes, and only changes recorded earlier are listed".to_string()
         });
-        let found = workspace.recorded_changes().map_err(|e| {
+        let (found, damaged) = workspace.history_listing().map_err(|e| {
             ToolError::new(format!("The edit history could not be read: {e}"))
                 .suggest("Check that the roots' .history folders are readable")
         })?;
+        let damaged: Vec<DamagedRecord> = damaged
+            .into_iter()
+            .take(limit)
+            .map(|d| DamagedRecord {
+                record_path: d
+                    .root
+                    .join(crate::workspace::history::HISTORY_DIR)
+                    .join(&d.name.file)
+                    .display()
+                    .to_string(),
+                change_id: d.name.change_id,
+                problem: d.problem,
+            })
+            .collect();
+        let note = match (note, damaged.is_empty()) {
+            (note, true) => note,
+            (note, false) => Some(
+                note.into_iter()
+                    .chain([format!(
+                        "{} record(s) in the history failed their checks and are listed under damaged; UndoEdit never acts on them",
+                        damaged.len()
+                    )])
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            ),
+        };
         let selected: Vec<&Found> = match &params.file_path {
             None => found.iter().collect(),
             Some(given) => {
@@ -147,6 +188,7 @@ canUndo says whether UndoEdit would take a change back now (the file is still as
             changes,
             total,
             truncated: total > limit,
+            damaged,
             note,
         })
     }

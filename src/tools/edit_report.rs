@@ -9,7 +9,7 @@ use crate::text::diff::{DEFAULT_CONTEXT, unified_diff};
 use crate::text::document::Document;
 use crate::text::edit::LineSpan;
 use crate::text::excerpt::{CONTEXT_LINES, ContextLines, context_around, preview};
-use crate::workspace::Edited;
+use crate::workspace::batch::Edited;
 
 /// Lines shown in a preview.
 pub const PREVIEW_LINES: usize = 12;

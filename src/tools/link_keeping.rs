@@ -19,7 +19,7 @@ use crate::text::format::{Format, format_of};
 use crate::text::markdown::{
     LinkRewrite, PathMove, VaultIndex, moved_path, rewrite_links, rewrite_links_to,
 };
-use crate::workspace::relocate::{EntryKind, Relocation};
+use crate::workspace::commit::{EntryKind, Relocation};
 use crate::workspace::roots::ResolvedPath;
 use crate::workspace::search::files::walk_files;
 

@@ -14,9 +14,9 @@ use super::error::ToolError;
 use super::link_keeping::{LinkPlan, LinkUpdate, plan_link_updates, updates_links_by_default};
 use super::tool::{Effects, Tool, Toolset};
 use crate::workspace::WorkspaceError;
-use crate::workspace::batch::{BatchFailure, BatchItem};
+use crate::workspace::commit::{BatchFailure, BatchItem};
 use crate::workspace::commit::{Change, History};
-use crate::workspace::relocate::{EntryKind, Relocation};
+use crate::workspace::commit::{EntryKind, Relocation};
 
 /// The Move tool.
 pub struct Move;

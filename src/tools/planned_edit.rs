@@ -17,9 +17,11 @@ use super::error::ToolError;
 use super::tool::Tool;
 use crate::text::document::Document;
 use crate::text::encoding::TextEncoding;
-use crate::workspace::batch::BatchItem;
+use crate::workspace::batch::Edited;
+use crate::workspace::commit::BatchItem;
 use crate::workspace::commit::{Change, History};
-use crate::workspace::{Edited, OpenFile, WorkspaceError};
+use crate::workspace::roots::ResolvedPath;
+use crate::workspace::{OpenFile, WorkspaceError};
 
 /// The file a call changes, and how to read it.
 #[derive(Debug, Clone, Copy)]
@@ -141,11 +143,13 @@ pub trait ErasedEdit {
     fn check(&self, ctx: &ToolContext) -> Result<(), ToolError>;
     /// Plans the change against `file`, keeping what the reply needs.
     fn plan(&mut self, ctx: &ToolContext, file: &OpenFile) -> Result<Document, ToolError>;
-    /// The reply as JSON, for a change of the file from `before` to `after`.
+    /// The reply as JSON, for a change of the file at `path` from `before`
+    /// to `after`.
     fn reply(
         &mut self,
         ctx: &ToolContext,
-        file: &OpenFile,
+        path: ResolvedPath,
+        before: Document,
         after: Document,
         written: bool,
         history: History,
@@ -180,7 +184,8 @@ impl<T: PlannedEdit> ErasedEdit for Call<T> {
     fn reply(
         &mut self,
         ctx: &ToolContext,
-        file: &OpenFile,
+        path: ResolvedPath,
+        before: Document,
         after: Document,
         written: bool,
         history: History,
@@ -193,8 +198,8 @@ impl<T: PlannedEdit> ErasedEdit for Call<T> {
             ctx,
             &self.params,
             Edited {
-                path: file.path.clone(),
-                before: file.doc.clone(),
+                path,
+                before,
                 after,
                 value: plan,
                 written,

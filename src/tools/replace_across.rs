@@ -20,11 +20,12 @@ use super::text_replace::{
     replace_reply,
 };
 use crate::text::literal::find_all;
-use crate::workspace::batch::BatchItem;
+use crate::workspace::batch::Edited;
+use crate::workspace::commit::BatchItem;
 use crate::workspace::commit::Change;
+use crate::workspace::fd_room;
 use crate::workspace::roots::ResolvedPath;
 use crate::workspace::search::{FilePattern, Pattern, SearchRequest, SearchScope, search};
-use crate::workspace::{Edited, fd_room};
 
 /// Most files one call changes.
 pub const MAX_FILES: usize = 100;

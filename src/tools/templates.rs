@@ -13,7 +13,9 @@ use chrono::{Datelike, Local, Offset, Timelike};
 
 use super::context::ToolContext;
 use super::error::ToolError;
-use crate::text::template::{Moment, TemplateValues, fill, is_variable_name, known_placeholders};
+use crate::text::template::{
+    Moment, TemplateError, TemplateValues, fill, is_variable_name, known_placeholders,
+};
 use crate::workspace::WorkspaceError;
 use crate::workspace::listing::list_files;
 use crate::workspace::roots::PathError;
@@ -72,13 +74,22 @@ pub fn fill_template(
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
+    // A filled template larger than a file may be could never be written.
+    let max_len = usize::try_from(ctx.workspace.options().max_file_size).unwrap_or(usize::MAX);
     let values = TemplateValues {
         now: now(),
         title: &title,
         variables,
+        max_len,
     };
     let text = fill(&text, &values).map_err(|e| {
-        ToolError::new(format!("Cannot fill {source}: {e}; nothing was written"))
+        let error = ToolError::new(format!("Cannot fill {source}: {e}; nothing was written"));
+        if matches!(e, TemplateError::TooLong { .. }) {
+            return error.suggest(
+                "Use shorter variables or fewer placeholders, or insert the text in several calls",
+            );
+        }
+        error
             .suggest("Pass the missing values in variables, e.g. {\"project\": \"Garden\"}")
             .suggest("Write \\{{ for a literal {{ that is not a placeholder")
     })?;

@@ -16,6 +16,7 @@ use super::tool::{Effects, Tool, Toolset};
 use crate::text::document::Document;
 use crate::text::excerpt::{MAX_CONTEXT_LINE, NumberedLine, brief, clip_middle, cut, numbered};
 use crate::text::format::{Format, format_of};
+use crate::text::line_set::LineSet;
 use crate::text::lines::{LineCounts, line_at, previous_line_start};
 use crate::text::markdown::{
     self, Anchor, CodeBlock, Frontmatter, HeadingNode, LinkedDocument, MarkdownOutline, parse_links,
@@ -25,7 +26,7 @@ use crate::text::syntax::{self, OutlineItem, SyntaxReport};
 use crate::workspace::OpenFile;
 use crate::workspace::read::human_size;
 use crate::workspace::search::halves;
-use crate::workspace::search::one_file::PARALLEL_FROM;
+use crate::workspace::search::halves::PARALLEL_FROM;
 use crate::workspace::search::side_by_side::side_by_side;
 
 /// Most matches a search returns.
@@ -684,7 +685,7 @@ fn lines_mode(
         ToolError::new(format!("Invalid line ranges '{}': {why}", brief(query)))
             .suggest("Write ranges like \"5\", \"1-10\" or \"1-10,50-60\" (1-based, inclusive)")
     };
-    let mut lines = Vec::new();
+    let mut ranges = Vec::new();
     let mut clamped = false;
     for part in query.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let (a, b) = match part.split_once('-') {
@@ -711,24 +712,25 @@ fn lines_mode(
         if b > count {
             clamped = true;
         }
-        for k in a..=b.min(count) {
-            lines.push(k);
-        }
+        ranges.push((a, b.min(count)));
     }
-    if lines.is_empty() {
+    // Merged before any line is looked at: repeated or overlapping ranges
+    // cost nothing more than the lines shown.
+    let set = LineSet::from_ranges(ranges);
+    if set.is_empty() {
         return Err(bad("no range given".into()));
     }
-    lines.sort_unstable();
-    lines.dedup();
-    let truncated = lines.len() > MAX_LINES;
-    lines.truncate(MAX_LINES);
+    let lines: Vec<usize> = set.lines().take(MAX_LINES).collect();
+    let truncated = set.len() > MAX_LINES;
     let mut notes = Vec::new();
     if clamped {
         notes.push(format!("The file has {count} lines; ranges were cut there"));
     }
     if truncated {
+        let last = lines.last().copied().unwrap_or_default();
         notes.push(format!(
-            "At most {MAX_LINES} lines are shown; use TextRead for longer ranges"
+            "At most {MAX_LINES} lines are shown, the last being line {last}; \
+             ask for the lines after it to read on, or use TextRead for longer ranges"
         ));
     }
     Ok((

@@ -27,8 +27,9 @@ use crate::text::indent::{common_indent, rebase};
 use crate::text::markdown::{self, MarkdownOutline};
 use crate::text::symbol::edit::SymbolOp;
 use crate::text::targets::{EditSite, IndentRule, Operation, SymbolPart, Target, resolve_edit};
+use crate::workspace::OpenFile;
+use crate::workspace::batch::Edited;
 use crate::workspace::commit::History;
-use crate::workspace::{Edited, OpenFile};
 
 /// Deleting more lines than this gets a warning in the reply (seed 002).
 pub const LARGE_DELETE: usize = 50;

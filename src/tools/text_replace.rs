@@ -25,7 +25,8 @@ use crate::text::edit::LineSpan;
 use crate::text::excerpt::{ContextLines, cut};
 use crate::text::lines::Eol;
 use crate::text::literal::{NearMiss, find_all, near_miss};
-use crate::workspace::{Edited, OpenFile};
+use crate::workspace::OpenFile;
+use crate::workspace::batch::Edited;
 
 /// The TextReplace tool.
 pub struct TextReplace;

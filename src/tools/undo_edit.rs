@@ -205,6 +205,11 @@ fn undo_error(error: UndoError, change_id: &str) -> ToolError {
             "Cannot undo {change_id}: {why}; nothing was written"
         ))
         .suggest("EditHistory shows the recorded changes and whether each can be undone now"),
+        UndoError::Damaged(problem) => ToolError::new(format!(
+            "Cannot undo {change_id}: {problem}, so it is not acted on; nothing was written"
+        ))
+        .suggest("EditHistory lists damaged records apart; a record this server did not write (edited or made by hand) can be removed from the root's .history folder")
+        .suggest("To go back anyway, restore the file's content by hand (TextRead, then an edit)"),
         UndoError::History(e) => ToolError::new(format!(
             "Cannot undo {change_id}: the edit history could not be read: {e}; nothing was written"
         ))

@@ -3,9 +3,10 @@
 //! write leaves nothing behind.
 //!
 //! On Linux the new bytes go to an unnamed file (`O_TMPFILE`) in the target's
-//! folder, opened through the folder's handle. They are written and synced,
-//! get the original file's permissions (and owner, where allowed), and only
-//! then does the file get a name: it is linked under a random hidden name and
+//! folder, opened through the folder's handle. They get the original file's
+//! permissions, extended attributes (POSIX ACLs among them, see
+//! [`super::xattrs`]) and owner (where allowed), are written and synced, and
+//! only then does the file get a name: it is linked under a random hidden name and
 //! at once renamed over the target, the shortest window the system allows,
 //! and the folder is synced. A process killed before that leaves no file at
 //! all. A new file is linked straight under its own name, which fails if the
@@ -16,7 +17,10 @@
 //! folder instead. Every name a write gives its bytes before the rename is
 //! `.<name>.<random>.mcp-server-text.tmp`, so one left by a killed process
 //! can be recognised and removed later (see [`stale_temp_target`] and
-//! [`super::stale_temps`]).
+//! [`super::stale_temps`]). A change of several files names its new bytes
+//! (`.mcp-server-text.new`) and keeps a second name for the old ones
+//! (`.mcp-server-text.old`) while its intent record lists them; only the
+//! recovery of that record removes those (see [`super::commit`]).
 //!
 //! ```
 //! use std::ffi::OsStr;
@@ -30,7 +34,7 @@
 //! ```
 
 use std::ffi::{OsStr, OsString};
-use std::fs::{File, Metadata};
+use std::fs::File;
 use std::io::{self, Write};
 use std::os::fd::AsFd;
 use std::os::unix::fs::{FileExt, MetadataExt};
@@ -42,6 +46,14 @@ use rustix::io::Errno;
 
 /// The suffix of every temp file this program names.
 pub const TEMP_SUFFIX: &str = ".mcp-server-text.tmp";
+
+/// The suffix of the new bytes of a change of several files, named in its
+/// intent record: only the recovery of that record removes them.
+pub const STAGED_SUFFIX: &str = ".mcp-server-text.new";
+
+/// The suffix of a second name kept for a file's old bytes while a change
+/// of several files replaces it, named in its intent record.
+pub const BACKUP_SUFFIX: &str = ".mcp-server-text.old";
 
 /// The mode of a new file (permissions are set explicitly, whatever the umask).
 const NEW_FILE_MODE: u32 = 0o644;
@@ -56,12 +68,12 @@ pub enum TempKind {
 }
 
 /// Writes `name` in `folder` atomically with the bytes `fill` writes. With
-/// `keep`, the metadata of the file being replaced, its permissions and
-/// owner are kept; a new file gets `0644`.
+/// `keep`, the file being replaced (open), its permissions, owner and
+/// extended attributes are kept; a new file gets `0644`.
 pub fn write_in(
     folder: &Dir,
     name: &OsStr,
-    keep: Option<&Metadata>,
+    keep: Option<&File>,
     fill: &mut dyn FnMut(&mut dyn Write) -> io::Result<()>,
 ) -> io::Result<()> {
     stage(folder, name, keep, TempKind::Unnamed, fill)?.commit()
@@ -75,6 +87,20 @@ pub struct Staged {
     folder: Dir,
     target: OsString,
     temp: Temp,
+    durability: Durability,
+}
+
+/// When staged bytes and their rename are made durable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Durability {
+    /// Each file on its own: its bytes are synced when staged, its folder
+    /// when it is put in place.
+    Each,
+    /// By the caller, for many files at once (see [`sync_together`]): a
+    /// change of several files syncs all its staged bytes together before
+    /// its intent record is committed, and its folders once after the
+    /// renames, instead of two syncs per file.
+    Together,
 }
 
 #[derive(Debug)]
@@ -94,8 +120,22 @@ enum Temp {
 pub fn stage(
     folder: &Dir,
     name: &OsStr,
-    keep: Option<&Metadata>,
+    keep: Option<&File>,
     kind: TempKind,
+    fill: &mut dyn FnMut(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<Staged> {
+    stage_with(folder, name, keep, kind, Durability::Each, fill)
+}
+
+/// [`stage`], with the syncs left to the caller when `durability` is
+/// [`Durability::Together`]: neither the bytes nor, at the commit, the
+/// folder are synced here.
+pub fn stage_with(
+    folder: &Dir,
+    name: &OsStr,
+    keep: Option<&File>,
+    kind: TempKind,
+    durability: Durability,
     fill: &mut dyn FnMut(&mut dyn Write) -> io::Result<()>,
 ) -> io::Result<Staged> {
     let folder = folder.try_clone()?;
@@ -110,6 +150,7 @@ pub fn stage(
         folder,
         target: name.to_os_string(),
         temp,
+        durability,
     };
     let file = staged.file();
     {
@@ -117,8 +158,11 @@ pub fn stage(
         fill(&mut out)?;
         out.flush()?;
     }
-    file.sync_all()?;
+    // The metadata first, so that the sync makes it durable with the bytes.
     set_metadata(file, keep)?;
+    if durability == Durability::Each {
+        file.sync_all()?;
+    }
     Ok(staged)
 }
 
@@ -126,6 +170,45 @@ impl Staged {
     /// The name of the file the staged bytes are for.
     pub fn target(&self) -> &OsStr {
         &self.target
+    }
+
+    /// The file holding the staged bytes.
+    pub fn staged_file(&self) -> &File {
+        self.file()
+    }
+
+    /// Gives the staged bytes the name `name` in the target's folder (made
+    /// by [`own_name`]), which must not exist: from then on they survive
+    /// the process, for a change of several files whose intent record
+    /// names them, until they are renamed into place or removed.
+    pub fn name_as(&mut self, name: &OsStr) -> io::Result<()> {
+        match &self.temp {
+            Temp::Unnamed(file) => match link_unnamed(file, &self.folder, name) {
+                Ok(()) => {
+                    let Temp::Unnamed(file) = std::mem::replace(&mut self.temp, Temp::Spent) else {
+                        unreachable!("matched just above")
+                    };
+                    self.temp = Temp::Named {
+                        file,
+                        name: name.to_os_string(),
+                    };
+                    Ok(())
+                }
+                Err(Errno::EXIST) => Err(Errno::EXIST.into()),
+                Err(_) => {
+                    self.temp = self.copy_to(name)?;
+                    Ok(())
+                }
+            },
+            Temp::Named { name: old, .. } => {
+                rename_noreplace(&self.folder, old, name)?;
+                if let Temp::Named { name: held, .. } = &mut self.temp {
+                    *held = name.to_os_string();
+                }
+                Ok(())
+            }
+            Temp::Spent => Err(io::Error::other("the staged bytes were used already")),
+        }
     }
 
     /// Whether the bytes are held in an unnamed file.
@@ -138,6 +221,18 @@ impl Staged {
         match &self.temp {
             Temp::Named { name, .. } => Some(name),
             _ => None,
+        }
+    }
+
+    /// The folder the bytes are staged in, which holds the target.
+    pub fn folder(&self) -> &Dir {
+        &self.folder
+    }
+
+    /// Syncs the folder unless the caller syncs it with others.
+    fn sync_folder_now(&self) {
+        if self.durability == Durability::Each {
+            sync_folder(&self.folder);
         }
     }
 
@@ -159,7 +254,7 @@ impl Staged {
             return Err(error.into());
         }
         self.temp = Temp::Spent;
-        sync_folder(&self.folder);
+        self.sync_folder_now();
         Ok(())
     }
 
@@ -171,7 +266,7 @@ impl Staged {
             match link_unnamed(file, &self.folder, &self.target) {
                 Ok(()) => {
                     self.temp = Temp::Spent;
-                    sync_folder(&self.folder);
+                    self.sync_folder_now();
                     return Ok(());
                 }
                 Err(Errno::EXIST) => return Err(Errno::EXIST.into()),
@@ -189,7 +284,7 @@ impl Staged {
         }
         self.temp = Temp::Spent;
         moved?;
-        sync_folder(&self.folder);
+        self.sync_folder_now();
         Ok(())
     }
 
@@ -215,10 +310,25 @@ impl Staged {
 
     /// A named temp file with the same bytes and metadata as the unnamed one.
     fn copy_to_named(&self) -> io::Result<Temp> {
-        let source = self.file();
         let Temp::Named { file, name } = open_named(&self.folder, &self.target)? else {
             unreachable!("open_named returns a named temp file")
         };
+        self.fill_copy(file, name)
+    }
+
+    /// A copy of the unnamed file's bytes and metadata, named `name`.
+    fn copy_to(&self, name: &OsStr) -> io::Result<Temp> {
+        let fd = rustix::fs::openat(
+            &self.folder,
+            name,
+            OFlags::CREATE | OFlags::EXCL | OFlags::RDWR | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+            Mode::from_raw_mode(0o600),
+        )?;
+        self.fill_copy(File::from(fd), name.to_os_string())
+    }
+
+    fn fill_copy(&self, file: File, name: OsString) -> io::Result<Temp> {
+        let source = self.file();
         let copied = (|| {
             let mut buffer = vec![0u8; 1 << 16];
             let mut offset = 0u64;
@@ -230,9 +340,8 @@ impl Staged {
                 file.write_all_at(&buffer[..n], offset)?;
                 offset += n as u64;
             }
-            file.sync_all()?;
-            let meta = source.metadata()?;
-            set_metadata(&file, Some(&meta))
+            set_metadata(&file, Some(source))?;
+            file.sync_all()
         })();
         if let Err(error) = copied {
             let _ = rustix::fs::unlinkat(&self.folder, &name, AtFlags::empty());
@@ -324,12 +433,35 @@ fn open_named(folder: &Dir, target: &OsStr) -> io::Result<Temp> {
 
 /// `.<target>.<random>.mcp-server-text.tmp`.
 fn temp_name(target: &OsStr) -> OsString {
+    own_name(target, TEMP_SUFFIX)
+}
+
+/// `.<target>.<random><suffix>`: a hidden name beside `target` for bytes of
+/// this program.
+pub fn own_name(target: &OsStr, suffix: &str) -> OsString {
     let mut name = OsString::from(".");
     name.push(target);
     name.push(".");
     name.push((0..8).map(|_| fastrand::alphanumeric()).collect::<String>());
-    name.push(TEMP_SUFFIX);
+    name.push(suffix);
     name
+}
+
+/// Whether `name` is one this program gives bytes of its own beside a file
+/// (a temp file, or the staged or old bytes of a change of several files):
+/// listings leave them out.
+pub fn is_own_name(name: &OsStr) -> bool {
+    let Some(name) = name.to_str() else {
+        return false;
+    };
+    [TEMP_SUFFIX, STAGED_SUFFIX, BACKUP_SUFFIX]
+        .iter()
+        .any(|suffix| {
+            name.strip_prefix('.')
+                .and_then(|inner| inner.strip_suffix(suffix))
+                .and_then(|inner| inner.rsplit_once('.'))
+                .is_some_and(|(target, random)| !target.is_empty() && !random.is_empty())
+        })
 }
 
 /// Renames `from` to `to` in `folder` unless `to` exists.
@@ -346,20 +478,24 @@ fn rename_noreplace(folder: &Dir, from: &OsStr, to: &OsStr) -> io::Result<()> {
     Ok(())
 }
 
-/// Gives a staged file the permissions (and, where allowed, the owner) of
-/// the file it replaces, or those of a new file.
-fn set_metadata(file: &File, keep: Option<&Metadata>) -> io::Result<()> {
+/// Gives a staged file the permissions, extended attributes (ACLs among
+/// them) and, where allowed, the owner of the file it replaces, or those of
+/// a new file.
+fn set_metadata(file: &File, keep: Option<&File>) -> io::Result<()> {
     match keep {
         Some(original) => {
-            rustix::fs::fchmod(file, Mode::from_raw_mode(original.mode() & 0o7777))?;
+            let meta = original.metadata()?;
             // Only succeeds when allowed (same owner, or privileged); a failure
             // leaves the new file owned by whoever runs the server, which is
-            // the best that can be done.
+            // the best that can be done. The owner goes first: a change of
+            // owner clears the set-user and set-group bits the mode then sets.
             let _ = rustix::fs::fchown(
                 file,
-                Some(rustix::fs::Uid::from_raw(original.uid())),
-                Some(rustix::fs::Gid::from_raw(original.gid())),
+                Some(rustix::fs::Uid::from_raw(meta.uid())),
+                Some(rustix::fs::Gid::from_raw(meta.gid())),
             );
+            rustix::fs::fchmod(file, Mode::from_raw_mode(meta.mode() & 0o7777))?;
+            super::xattrs::copy_xattrs(original, file)?;
         }
         None => rustix::fs::fchmod(file, Mode::from_raw_mode(NEW_FILE_MODE))?,
     }
@@ -371,6 +507,52 @@ pub fn sync_folder(folder: &Dir) {
     // Not possible on every platform or file system, and the data is
     // already synced, so a failure here is not an error.
     let _ = rustix::fs::fsync(folder);
+}
+
+/// Makes `files` and `folders` durable together: their syncs are issued
+/// at once from a few threads, so that the file system commits them in a
+/// few journal transactions instead of one per file. The first failure is
+/// returned (a folder's failure is ignored, as in [`sync_folder`]).
+///
+/// On ext4, for a change of 500 small files in 25 folders, this took about
+/// two thirds of the time of the same syncs one after another, and less
+/// than one `syncfs` of the whole file system, which also waits for every
+/// other program's unwritten data (`cargo bench --bench commit_many`).
+pub fn sync_together(files: &[&File], folders: &[&Dir]) -> io::Result<()> {
+    /// Syncs in flight at once.
+    const THREADS: usize = 32;
+    enum Item<'a> {
+        File(&'a File),
+        Folder(&'a Dir),
+    }
+    let items: Vec<Item> = files
+        .iter()
+        .map(|f| Item::File(f))
+        .chain(folders.iter().map(|d| Item::Folder(d)))
+        .collect();
+    if items.is_empty() {
+        return Ok(());
+    }
+    let chunk = items.len().div_ceil(THREADS);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = items
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    for item in part {
+                        match item {
+                            Item::File(file) => file.sync_all()?,
+                            Item::Folder(folder) => sync_folder(folder),
+                        }
+                    }
+                    Ok::<(), io::Error>(())
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .try_for_each(|w| w.join().expect("a sync does not panic"))
+    })
 }
 
 /// If `temp` is named like a temp file of this program, the file it was
@@ -409,7 +591,7 @@ mod tests {
 
     fn write_kind(dir: &Path, folder: &Dir, kind: TempKind, content: &[u8]) -> Vec<String> {
         let path = dir.join("a.txt");
-        let keep = fs::metadata(&path).ok();
+        let keep = fs::File::open(&path).ok();
         let mut seen = Vec::new();
         stage(
             folder,

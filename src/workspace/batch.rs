@@ -1,23 +1,17 @@
-//! All-or-nothing edits of several files: the pieces the committer
-//! ([`super::commit`]) shares with its callers, and [`Workspace::edit_batch`],
-//! which edits several existing files through it.
+//! Edits through the committer ([`super::commit`]): of one file
+//! ([`Workspace::edit`]), or of several existing files, all or nothing
+//! ([`Workspace::edit_batch`]).
 //!
 //! A batch resolves every path, refuses the same file named twice, takes
 //! every file's lock in one fixed order (sorted real paths, so two batches
 //! over the same files cannot deadlock) and holds them all to the end. It
 //! then reads every file, checks every expected hash, and computes every new
 //! document before anything is written: one failure and no file changes.
-//!
-//! Writing is two-phase: every new document is staged as a synced unnamed
-//! file in its target's folder (a named temp file where the system has no
-//! unnamed ones), and only when all are staged are they given names and
-//! renamed into place. If a rename fails midway, the files already renamed
-//! are written back from their original bytes, and the error says which
-//! files were restored (and, should a restore itself fail, which were not).
+//! The committer then writes them all or none, across a crash too.
 //!
 //! ```
 //! use mcp_server_text::workspace::{Workspace, WorkspaceOptions, WorkspaceError};
-//! use mcp_server_text::workspace::batch::BatchItem;
+//! use mcp_server_text::workspace::commit::BatchItem;
 //! use mcp_server_text::text::document::Splice;
 //!
 //! let dir = tempfile::tempdir().unwrap();
@@ -36,202 +30,62 @@
 //! assert_eq!(std::fs::read_to_string(dir.path().join("b.txt")).unwrap(), "B\n");
 //! ```
 
-use std::fmt;
-use std::io;
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
-
-use super::commit::Change;
-use super::{Edited, OpenFile, Workspace, WorkspaceError};
+use super::commit::{BatchFailure, BatchItem, Change, History};
+use super::roots::ResolvedPath;
+use super::{OpenFile, Workspace, WorkspaceError};
 use crate::text::document::Document;
-use crate::text::encoding::TextEncoding;
 
-/// One file of a batch.
-#[derive(Debug, Clone, Copy)]
-pub struct BatchItem<'a> {
-    /// The path as the caller gave it.
-    pub given: &'a str,
-    /// The encoding to read it in (`None`: recognise it).
-    pub encoding: Option<TextEncoding>,
-    /// The hash the file must still have, if the caller sent one.
-    pub expected_hash: Option<&'a str>,
-    /// Whether the file may not exist yet (it is then created).
-    pub may_be_new: bool,
-}
-
-impl<'a> BatchItem<'a> {
-    /// An existing file recognised by its bytes, without a hash check.
-    pub fn new(given: &'a str) -> BatchItem<'a> {
-        BatchItem {
-            given,
-            encoding: None,
-            expected_hash: None,
-            may_be_new: false,
-        }
-    }
-
-    /// A file that may exist or not.
-    pub fn new_or_existing(given: &'a str) -> BatchItem<'a> {
-        BatchItem {
-            may_be_new: true,
-            ..BatchItem::new(given)
-        }
-    }
-}
-
-/// A batch that failed, and which of its files the failure is about.
+/// The result of [`Workspace::edit`].
 #[derive(Debug)]
-pub struct BatchFailure<E> {
-    /// Index of the file in the batch, when the failure is about one file.
-    pub index: Option<usize>,
-    /// What went wrong.
-    pub error: E,
-}
-
-/// What happened when renaming the staged files of a batch failed midway.
-#[derive(Debug)]
-pub struct CommitFailure {
-    /// The file whose rename failed; it still has its original bytes.
-    pub failed: PathBuf,
-    /// Why the rename failed.
-    pub error: io::Error,
-    /// Files that had been renamed and were written back with their original bytes.
-    pub restored: Vec<PathBuf>,
-    /// New files that had been created and were removed again.
-    pub removed: Vec<PathBuf>,
-    /// Files that had been renamed and could not be written back: they hold
-    /// the new bytes.
-    pub not_restored: Vec<(PathBuf, io::Error)>,
-    /// Files whose new bytes were staged but never renamed: unchanged.
-    pub untouched: Vec<PathBuf>,
-}
-
-impl fmt::Display for CommitFailure {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "writing the batch failed at {}: {}",
-            self.failed.display(),
-            self.error
-        )?;
-        if !self.restored.is_empty() {
-            write!(
-                f,
-                "; the file{} already written ({}) {} restored from {} original bytes",
-                plural(self.restored.len()),
-                list(&self.restored),
-                if self.restored.len() == 1 {
-                    "was"
-                } else {
-                    "were"
-                },
-                if self.restored.len() == 1 {
-                    "its"
-                } else {
-                    "their"
-                },
-            )?;
-        }
-        if !self.removed.is_empty() {
-            write!(
-                f,
-                "; the new file{} already created ({}) {} removed again",
-                plural(self.removed.len()),
-                list(&self.removed),
-                if self.removed.len() == 1 {
-                    "was"
-                } else {
-                    "were"
-                },
-            )?;
-        }
-        if self.not_restored.is_empty() {
-            f.write_str("; no file was changed")
-        } else {
-            let failures: Vec<String> = self
-                .not_restored
-                .iter()
-                .map(|(p, e)| format!("{} ({e})", p.display()))
-                .collect();
-            write!(
-                f,
-                "; these files could NOT be restored and now hold the new content: {}; every other file of the batch is unchanged",
-                failures.join(", ")
-            )
-        }
-    }
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
-}
-
-fn list(paths: &[PathBuf]) -> String {
-    paths
-        .iter()
-        .map(|p| p.display().to_string())
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// A step of writing a batch, as seen by a [`BatchHook`].
-#[derive(Debug, Clone, Copy)]
-pub enum BatchStep<'a> {
-    /// The new bytes of file `index` are about to be staged.
-    Stage {
-        /// Index of the file in the batch.
-        index: usize,
-        /// The file.
-        target: &'a Path,
-    },
-    /// The staged bytes of file `index` are about to be renamed into place.
-    Commit {
-        /// Index of the file in the batch.
-        index: usize,
-        /// The file.
-        target: &'a Path,
-    },
-}
-
-type HookFn = dyn Fn(BatchStep<'_>) -> io::Result<()> + Send + Sync;
-
-/// Called before each step of writing a batch; an error it returns counts as
-/// that step failing. Tests use it to make a stage or a rename fail in ways
-/// file permissions cannot (for instance when running as root).
-#[derive(Clone)]
-pub struct BatchHook(Arc<HookFn>);
-
-impl BatchHook {
-    /// A hook calling `f`.
-    pub fn new(f: impl Fn(BatchStep<'_>) -> io::Result<()> + Send + Sync + 'static) -> BatchHook {
-        BatchHook(Arc::new(f))
-    }
-}
-
-impl fmt::Debug for BatchHook {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("BatchHook")
-    }
+pub struct Edited<T> {
+    /// The edited file.
+    pub path: ResolvedPath,
+    /// The document before the edit.
+    pub before: Document,
+    /// The document after the edit (what was, or in a dry run would be, written).
+    pub after: Document,
+    /// Whatever the edit function returned besides the document.
+    pub value: T,
+    /// Whether the file was written (false in a dry run).
+    pub written: bool,
+    /// The change's history record.
+    pub history: History,
 }
 
 impl Workspace {
-    /// Installs (or with `None` removes) the hook called at each step of
-    /// writing a batch.
-    pub fn set_batch_hook(&self, hook: Option<BatchHook>) {
-        *self.batch_hook.write().unwrap_or_else(|e| e.into_inner()) = hook;
-    }
-
-    /// Runs the hook, if one is installed, for `step`.
-    pub(super) fn hook(&self, step: BatchStep<'_>) -> io::Result<()> {
-        let hook = self
-            .batch_hook
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone();
-        match hook {
-            Some(BatchHook(f)) => f(step),
-            None => Ok(()),
-        }
+    /// Edits (or, with `item.may_be_new`, perhaps creates) one file through
+    /// the committer: under its lock, reads it, checks the expected hash,
+    /// calls `change` for the new document, and (unless `write` is false, a
+    /// dry run) writes it atomically and records it as a change of `tool`.
+    /// Nothing is written if any step fails.
+    pub fn edit<T, E: From<WorkspaceError>>(
+        &self,
+        tool: &'static str,
+        item: BatchItem<'_>,
+        write: bool,
+        change: impl FnOnce(&OpenFile) -> Result<(Document, T), E>,
+    ) -> Result<Edited<T>, E> {
+        let transaction = self
+            .transaction(std::slice::from_ref(&item), Vec::new())
+            .map_err(|f| E::from(f.error))?;
+        let (after, value) = change(&transaction.files()[0])?;
+        let mut done = transaction
+            .commit(Change::new(tool, vec![Some(after)]), write)
+            .map_err(|f| E::from(f.error))?;
+        let before = done.before.pop().expect("one file");
+        let after = done
+            .after
+            .pop()
+            .flatten()
+            .expect("the content given is returned");
+        Ok(Edited {
+            path: before.path,
+            before: before.doc,
+            after,
+            value,
+            written: write,
+            history: done.history,
+        })
     }
 
     /// Edits every file of `items` or none: `change` computes each file's new
@@ -287,7 +141,11 @@ mod tests {
     use super::*;
     use crate::text::document::Splice;
     use crate::workspace::WorkspaceOptions;
+    use crate::workspace::commit::{BatchHook, BatchStep};
     use std::collections::BTreeMap;
+    use std::io;
+    use std::path::{Path, PathBuf};
+    use std::sync::Arc;
 
     fn workspace() -> (tempfile::TempDir, PathBuf, Workspace) {
         let dir = tempfile::tempdir().unwrap();
@@ -315,9 +173,20 @@ mod tests {
             .collect()
     }
 
+    /// Every file under `root` with its bytes, but for the history folder,
+    /// where a change of several files keeps its intent record while it is
+    /// written.
     fn snapshot(root: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
         let mut out = BTreeMap::new();
         for entry in std::fs::read_dir(root).unwrap().flatten() {
+            if entry.file_name() == crate::workspace::history::HISTORY_DIR {
+                let intents = entry
+                    .path()
+                    .join(crate::workspace::commit::intent::INTENTS_DIR);
+                let left = std::fs::read_dir(intents).map_or(0, |d| d.count());
+                assert_eq!(left, 0, "no intent record is left");
+                continue;
+            }
             if entry.path().is_dir() {
                 out.extend(snapshot(&entry.path()));
             } else {

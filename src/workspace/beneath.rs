@@ -15,7 +15,8 @@
 //! ```
 //! use cap_std::ambient_authority;
 //! use cap_std::fs::Dir;
-//! use mcp_server_text::workspace::beneath::{open_for_reading, read_limited};
+//! use mcp_server_text::workspace::beneath::open_for_reading;
+//! use mcp_server_text::workspace::read::read_limited;
 //!
 //! let dir = tempfile::tempdir().unwrap();
 //! std::fs::create_dir(dir.path().join("notes")).unwrap();
@@ -29,14 +30,14 @@
 
 use std::ffi::OsStr;
 use std::fs::File;
-use std::io::{self, Read, Seek};
+use std::io;
 use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};
 
 use cap_std::fs::{Dir, OpenOptions, OpenOptionsExt};
 use rustix::fs::OFlags;
 
-use super::read::{ReadError, check_readable};
+use super::read::ReadError;
 
 /// Whether `error` is `cap-std` refusing a path that would leave its handle.
 pub fn is_escape(error: &io::Error) -> bool {
@@ -112,36 +113,6 @@ pub fn open_for_reading(dir: &Dir, rel: &Path) -> Result<File, ReadError> {
     rustix::fs::fcntl_setfl(&file, flags - OFlags::NONBLOCK)
         .map_err(|e| ReadError::Io(e.into()))?;
     Ok(file)
-}
-
-/// Reads `file` from its start, refusing it if it holds more than `max`
-/// bytes: at most `max + 1` bytes are ever read, however fast it grows.
-pub fn read_limited(file: &File, max: u64) -> Result<Vec<u8>, ReadError> {
-    let mut bytes = Vec::new();
-    read_limited_into(file, max, &mut bytes)?;
-    Ok(bytes)
-}
-
-/// [`read_limited`] into a buffer the caller keeps (it is cleared first).
-pub fn read_limited_into(file: &File, max: u64, buffer: &mut Vec<u8>) -> Result<(), ReadError> {
-    let meta = file.metadata().map_err(ReadError::Io)?;
-    check_readable(&meta, max)?;
-    buffer.clear();
-    buffer.reserve(meta.len() as usize + 1);
-    // From the start: a locked file may have been read before. Reading
-    // straight into the buffer's free room copies each byte once.
-    let mut reader = file;
-    reader.seek(io::SeekFrom::Start(0)).map_err(ReadError::Io)?;
-    // `read_to_end` retries interrupted reads itself.
-    reader
-        .take(max + 1)
-        .read_to_end(buffer)
-        .map_err(ReadError::Io)?;
-    if buffer.len() as u64 > max {
-        // The file grew since its size was looked at (or reports none).
-        return Err(ReadError::GrewTooLarge { max });
-    }
-    Ok(())
 }
 
 /// Splits `rel` (a path beneath `root` that may not exist) into its deepest
@@ -237,22 +208,5 @@ mod tests {
         assert!(is_escape(&error), "{error:?}");
         let denied = io::Error::from_raw_os_error(13);
         assert!(!is_escape(&denied));
-    }
-
-    #[test]
-    fn a_file_is_read_only_up_to_the_limit_whatever_size_it_reports() {
-        // Files in /proc report a size of 0 and still hold bytes, like a file
-        // that grows between its fstat and its read.
-        let proc = Dir::open_ambient_dir("/proc/self", ambient_authority()).unwrap();
-        let file = open_for_reading(&proc, Path::new("maps")).unwrap();
-        assert_eq!(file.metadata().unwrap().len(), 0);
-        let mut buffer = Vec::new();
-        let err = read_limited_into(&file, 10, &mut buffer).unwrap_err();
-        assert!(matches!(err, ReadError::GrewTooLarge { max: 10 }), "{err}");
-        assert_eq!(
-            err.to_string(),
-            "it grew past the limit of 10 B (--max-file-size) while it was being read"
-        );
-        assert_eq!(buffer.len(), 11);
     }
 }

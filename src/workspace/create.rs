@@ -26,7 +26,7 @@
 
 use std::path::PathBuf;
 
-use super::batch::BatchItem;
+use super::commit::BatchItem;
 use super::commit::{Change, History};
 use super::roots::ResolvedPath;
 use super::{Workspace, WorkspaceError};

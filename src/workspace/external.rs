@@ -29,6 +29,8 @@ pub struct Command {
     pub dir: Option<PathBuf>,
     /// Bytes written to its stdin (then closed).
     pub stdin: Option<Vec<u8>>,
+    /// Most bytes of its stdout kept ([`MAX_OUTPUT`] unless set).
+    pub max_stdout: usize,
 }
 
 impl Command {
@@ -39,6 +41,7 @@ impl Command {
             args: args.iter().map(|a| a.to_string()).collect(),
             dir: None,
             stdin: None,
+            max_stdout: MAX_OUTPUT,
         }
     }
 
@@ -62,6 +65,12 @@ impl Command {
         self.stdin = Some(input);
         self
     }
+
+    /// Keeps up to `bytes` of stdout (a formatter prints the whole file).
+    pub fn keeping_stdout(mut self, bytes: usize) -> Command {
+        self.max_stdout = bytes;
+        self
+    }
 }
 
 /// What a command did.
@@ -73,8 +82,10 @@ pub struct Outcome {
     pub success: bool,
     /// Whether it was killed for running too long.
     pub timed_out: bool,
-    /// Its stdout, lossily decoded, cut at [`MAX_OUTPUT`] bytes.
+    /// Its stdout, lossily decoded, cut at the command's `max_stdout` bytes.
     pub stdout: String,
+    /// Whether stdout was longer than what was kept.
+    pub stdout_cut: bool,
     /// Its stderr, lossily decoded, cut at [`MAX_OUTPUT`] bytes.
     pub stderr: String,
 }
@@ -132,15 +143,17 @@ pub fn run(command: &Command, limit: Duration) -> Result<Outcome, RunError> {
             let _ = stdin.write_all(&input);
         });
     }
-    let stdout = Drain::start(child.stdout.take());
-    let stderr = Drain::start(child.stderr.take());
+    let stdout = Drain::start(child.stdout.take(), command.max_stdout);
+    let stderr = Drain::start(child.stderr.take(), MAX_OUTPUT);
     let (status, timed_out) = wait(&mut child, limit);
+    let (stdout, stdout_cut) = stdout.finish();
     Ok(Outcome {
         code: status.and_then(|s| s.code()),
         success: status.is_some_and(|s| s.success()),
         timed_out,
-        stdout: stdout.finish(),
-        stderr: stderr.finish(),
+        stdout,
+        stdout_cut,
+        stderr: stderr.finish().0,
     })
 }
 
@@ -148,13 +161,13 @@ pub fn run(command: &Command, limit: Duration) -> Result<Outcome, RunError> {
 /// on a full pipe and what it printed is available even if the pipe stays
 /// open (a grandchild that outlived it).
 struct Drain {
-    kept: Arc<Mutex<Vec<u8>>>,
+    kept: Arc<Mutex<(Vec<u8>, bool)>>,
     done: std::sync::mpsc::Receiver<()>,
 }
 
 impl Drain {
-    fn start(pipe: Option<impl Read + Send + 'static>) -> Drain {
-        let kept = Arc::new(Mutex::new(Vec::new()));
+    fn start(pipe: Option<impl Read + Send + 'static>, max: usize) -> Drain {
+        let kept = Arc::new(Mutex::new((Vec::new(), false)));
         let (tx, done) = std::sync::mpsc::channel();
         let shared = kept.clone();
         std::thread::spawn(move || {
@@ -165,8 +178,9 @@ impl Drain {
                         break;
                     }
                     let mut kept = shared.lock().unwrap_or_else(|e| e.into_inner());
-                    let room = MAX_OUTPUT.saturating_sub(kept.len());
-                    kept.extend_from_slice(&buf[..n.min(room)]);
+                    let room = max.saturating_sub(kept.0.len());
+                    kept.0.extend_from_slice(&buf[..n.min(room)]);
+                    kept.1 |= n > room;
                 }
             }
             let _ = tx.send(());
@@ -174,10 +188,11 @@ impl Drain {
         Drain { kept, done }
     }
 
-    fn finish(self) -> String {
+    /// What was kept, and whether more was printed.
+    fn finish(self) -> (String, bool) {
         let _ = self.done.recv_timeout(Duration::from_secs(2));
         let kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
-        String::from_utf8_lossy(&kept).into_owned()
+        (String::from_utf8_lossy(&kept.0).into_owned(), kept.1)
     }
 }
 
@@ -202,11 +217,8 @@ fn wait(child: &mut Child, limit: Duration) -> (Option<std::process::ExitStatus>
 fn stop_group(child: &Child) {
     #[cfg(unix)]
     {
-        let _ = std::process::Command::new("kill")
-            .args(["-KILL", "--", &format!("-{}", child.id())])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status();
+        let group = rustix::process::Pid::from_child(child);
+        let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
     }
     #[cfg(not(unix))]
     let _ = child;
@@ -271,5 +283,24 @@ mod tests {
         )
         .unwrap();
         assert_eq!(out.stdout.len(), MAX_OUTPUT);
+        assert!(out.stdout_cut);
+        let out = run(
+            &Command::shell("head -c 200000 /dev/zero | tr '\\0' x").keeping_stdout(200_000),
+            Duration::from_secs(10),
+        )
+        .unwrap();
+        assert_eq!((out.stdout.len(), out.stdout_cut), (200_000, false));
+    }
+
+    #[test]
+    fn the_time_limit_stops_the_whole_group() {
+        // The shell starts a child that would outlive it; both are stopped.
+        let dir = tempfile::tempdir().unwrap();
+        let marker = dir.path().join("late");
+        let line = format!("(sleep 2; touch {}) & sleep 30", marker.display());
+        let out = run(&Command::shell(&line), Duration::from_millis(300)).unwrap();
+        assert!(out.timed_out);
+        std::thread::sleep(Duration::from_secs(3));
+        assert!(!marker.exists(), "a process of the group ran on");
     }
 }

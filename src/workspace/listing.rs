@@ -39,8 +39,9 @@ use cap_std::fs::Dir;
 use ignore::Match;
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 
-use super::atomic_write::stale_temp_target;
-use super::beneath::{open_folder, open_for_reading, or_dot, read_limited};
+use super::atomic_write::is_own_name;
+use super::beneath::{open_folder, open_for_reading, or_dot};
+use super::read::read_limited;
 use super::roots::{ResolvedPath, Roots};
 
 /// Largest `.gitignore` a listing reads; longer ones are not used.
@@ -242,7 +243,7 @@ fn read_folder(
 /// The listing entry of a non-folder at `path` with metadata `own`, if it is
 /// listed at all.
 fn file_entry(roots: &Roots, path: PathBuf, own: cap_std::fs::Metadata) -> Option<FileEntry> {
-    if stale_temp_target(&path).is_some() {
+    if path.file_name().is_some_and(is_own_name) {
         return None;
     }
     let meta = if own.file_type().is_symlink() {

@@ -13,7 +13,7 @@
 //!
 //! ```
 //! use mcp_server_text::workspace::{Workspace, WorkspaceOptions};
-//! use mcp_server_text::workspace::batch::BatchItem;
+//! use mcp_server_text::workspace::commit::BatchItem;
 //! use mcp_server_text::text::document::Splice;
 //!
 //! let dir = tempfile::tempdir().unwrap();
@@ -42,6 +42,7 @@ pub mod formatters;
 pub mod hash_memo;
 pub mod history;
 pub mod listing;
+pub mod own_folders;
 pub mod read;
 pub mod relocate;
 pub mod roots;
@@ -50,6 +51,7 @@ pub mod stale_temps;
 pub mod timestamp;
 pub mod trash;
 pub mod undo;
+pub mod xattrs;
 
 use std::path::PathBuf;
 use std::sync::{Arc, RwLock};
@@ -57,8 +59,7 @@ use std::time::Duration;
 
 use cap_std::fs::Dir;
 
-use batch::BatchItem;
-use commit::{Change, History};
+use commit::hook::BatchHook;
 pub use error::WorkspaceError;
 use extensions::ExtensionFilter;
 use file_lock::{FileLock, FolderLock, LockError};
@@ -103,7 +104,7 @@ impl Default for WorkspaceOptions {
 pub struct Workspace {
     roots: RwLock<Arc<Roots>>,
     options: WorkspaceOptions,
-    batch_hook: RwLock<Option<batch::BatchHook>>,
+    batch_hook: RwLock<Option<BatchHook>>,
     /// Hashes of large files as reported, shared by every fork.
     hash_memo: Arc<HashMemo>,
 }
@@ -115,23 +116,6 @@ pub struct OpenFile {
     pub path: ResolvedPath,
     /// Its content.
     pub doc: Document,
-}
-
-/// The result of [`Workspace::edit`].
-#[derive(Debug)]
-pub struct Edited<T> {
-    /// The edited file.
-    pub path: ResolvedPath,
-    /// The document before the edit.
-    pub before: Document,
-    /// The document after the edit (what was, or in a dry run would be, written).
-    pub after: Document,
-    /// Whatever the edit function returned besides the document.
-    pub value: T,
-    /// Whether the file was written (false in a dry run).
-    pub written: bool,
-    /// The change's history record.
-    pub history: History,
 }
 
 impl Workspace {
@@ -186,7 +170,6 @@ impl Workspace {
             // The client replaced the roots since the path was resolved.
             None => Err(PathError::Outside {
                 given: path.display(),
-                resolved: path.real.clone(),
                 roots: roots.list().to_vec(),
             }
             .into()),
@@ -330,7 +313,7 @@ impl Workspace {
             let before = file.metadata().map_err(ReadError::Io)?;
             let doc = read::read_document(&file, self.options.max_file_size, None)?;
             let after = file.metadata().map_err(ReadError::Io)?;
-            let large = after.len() >= search::one_file::PARALLEL_FROM;
+            let large = after.len() >= search::halves::PARALLEL_FROM;
             let key = (large && hash_memo::is_local(&file))
                 .then(|| FileKey::settled(&before, &after, hash_memo::SETTLED))
                 .flatten();
@@ -372,41 +355,6 @@ impl Workspace {
                 error,
             },
         }
-    }
-
-    /// Edits (or, with `item.may_be_new`, perhaps creates) one file through
-    /// the committer: under its lock, reads it, checks the expected hash,
-    /// calls `change` for the new document, and (unless `write` is false, a
-    /// dry run) writes it atomically and records it as a change of `tool`.
-    /// Nothing is written if any step fails.
-    pub fn edit<T, E: From<WorkspaceError>>(
-        &self,
-        tool: &'static str,
-        item: BatchItem<'_>,
-        write: bool,
-        change: impl FnOnce(&OpenFile) -> Result<(Document, T), E>,
-    ) -> Result<Edited<T>, E> {
-        let transaction = self
-            .transaction(std::slice::from_ref(&item), Vec::new())
-            .map_err(|f| E::from(f.error))?;
-        let (after, value) = change(&transaction.files()[0])?;
-        let mut done = transaction
-            .commit(Change::new(tool, vec![Some(after)]), write)
-            .map_err(|f| E::from(f.error))?;
-        let before = done.before.pop().expect("one file");
-        let after = done
-            .after
-            .pop()
-            .flatten()
-            .expect("the content given is returned");
-        Ok(Edited {
-            path: before.path,
-            before: before.doc,
-            after,
-            value,
-            written: write,
-            history: done.history,
-        })
     }
 
     /// Resolves the path of a file that may not exist yet, with an allowed ending.
@@ -454,6 +402,7 @@ pub fn check_hash_syntax(given: &str) -> Result<(), WorkspaceError> {
 mod tests {
     use super::*;
     use crate::text::document::Splice;
+    use crate::workspace::commit::BatchItem;
 
     fn workspace() -> (tempfile::TempDir, Workspace) {
         let dir = tempfile::tempdir().unwrap();

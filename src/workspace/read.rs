@@ -16,12 +16,11 @@
 
 use std::fmt;
 use std::fs::File;
-use std::io;
+use std::io::{self, Read, Seek};
 
 use crate::text::document::Document;
 use crate::text::encoding::{DecodeError, TextEncoding};
-use crate::workspace::search::halves::read_in_halves;
-use crate::workspace::search::one_file::PARALLEL_FROM;
+use crate::workspace::search::halves::{PARALLEL_FROM, read_in_halves};
 
 /// Why a file could not be read as text.
 #[derive(Debug)]
@@ -119,8 +118,38 @@ pub fn read_document(
             return Ok(Document::from_utf8(text.into_string(), bom));
         }
     }
-    let bytes = super::beneath::read_limited(file, max_size)?;
+    let bytes = read_limited(file, max_size)?;
     Document::decode(bytes, encoding).map_err(ReadError::Decode)
+}
+
+/// Reads `file` from its start, refusing it if it holds more than `max`
+/// bytes: at most `max + 1` bytes are ever read, however fast it grows.
+pub fn read_limited(file: &File, max: u64) -> Result<Vec<u8>, ReadError> {
+    let mut bytes = Vec::new();
+    read_limited_into(file, max, &mut bytes)?;
+    Ok(bytes)
+}
+
+/// [`read_limited`] into a buffer the caller keeps (it is cleared first).
+pub fn read_limited_into(file: &File, max: u64, buffer: &mut Vec<u8>) -> Result<(), ReadError> {
+    let meta = file.metadata().map_err(ReadError::Io)?;
+    check_readable(&meta, max)?;
+    buffer.clear();
+    buffer.reserve(meta.len() as usize + 1);
+    // From the start: a locked file may have been read before. Reading
+    // straight into the buffer's free room copies each byte once.
+    let mut reader = file;
+    reader.seek(io::SeekFrom::Start(0)).map_err(ReadError::Io)?;
+    // `read_to_end` retries interrupted reads itself.
+    reader
+        .take(max + 1)
+        .read_to_end(buffer)
+        .map_err(ReadError::Io)?;
+    if buffer.len() as u64 > max {
+        // The file grew since its size was looked at (or reports none).
+        return Err(ReadError::GrewTooLarge { max });
+    }
+    Ok(())
 }
 
 /// A byte count as people read it: `812 B`, `32 KB`, `4.2 MB`.
@@ -164,5 +193,24 @@ mod tests {
             read_document(&file, 11, None).unwrap().text(),
             "0123456789a"
         );
+    }
+
+    #[test]
+    fn a_file_is_read_only_up_to_the_limit_whatever_size_it_reports() {
+        // Files in /proc report a size of 0 and still hold bytes, like a file
+        // that grows between its fstat and its read.
+        let proc =
+            cap_std::fs::Dir::open_ambient_dir("/proc/self", cap_std::ambient_authority()).unwrap();
+        let file = crate::workspace::beneath::open_for_reading(&proc, std::path::Path::new("maps"))
+            .unwrap();
+        assert_eq!(file.metadata().unwrap().len(), 0);
+        let mut buffer = Vec::new();
+        let err = read_limited_into(&file, 10, &mut buffer).unwrap_err();
+        assert!(matches!(err, ReadError::GrewTooLarge { max: 10 }), "{err}");
+        assert_eq!(
+            err.to_string(),
+            "it grew past the limit of 10 B (--max-file-size) while it was being read"
+        );
+        assert_eq!(buffer.len(), 11);
     }
 }

@@ -1,19 +1,22 @@
-//! Roots and path confinement: every path a tool touches must, once symlinks
-//! are followed, lie inside one of the root folders.
+//! Roots and path confinement: every path a tool touches must lie inside
+//! one of the root folders, as written and once symlinks are followed.
 //!
-//! Paths are absolute or relative to the first root. Containment compares path
-//! components of the real (canonical) path, never string prefixes, so
-//! `/vault-other` is not inside `/vault`. A path that does not exist yet (a
-//! file to create, a move destination) is checked through its deepest existing
-//! ancestor, and may not contain `..` in the part that does not exist. So is a
-//! path that fails to resolve: when it leads outside through a symlink, it is
-//! refused as outside, and errors never tell what exists beyond the roots,
-//! nor where a symbolic link that leads out of them points.
+//! Confinement is decided from the path as written first: `.` and `..` are
+//! applied to the names themselves (as a shell's `cd` does), a relative path
+//! starts at the first root and may not climb above it, and an absolute path
+//! must lie in a root once its `..` are applied. A path refused there gets
+//! one answer, whatever exists outside: nothing outside a root is looked at.
+//! Containment compares path components, never string prefixes, so
+//! `/vault-other` is not inside `/vault`.
 //!
-//! Each root is opened once as a directory handle ([`Dir`]). Resolving a path
-//! by name only chooses its root and explains refusals; the file system is
-//! then touched only through the handle (see [`super::beneath`]), so a folder
-//! swapped for a link after the check cannot lead outside.
+//! The names below the root are then followed beneath the root's directory
+//! handle ([`Dir`]), one at a time, never through a link by the system: a
+//! symbolic link's target is read and followed as a path inside the root,
+//! and one that leads out is refused without saying where it leads. A path
+//! that does not exist yet (a file to create, a move destination) resolves
+//! through its deepest existing folder. Files are then opened only through
+//! the handle (see [`super::beneath`]), so a folder swapped for a link after
+//! the check cannot lead outside.
 //!
 //! ```
 //! use mcp_server_text::workspace::roots::Roots;
@@ -26,14 +29,17 @@
 //! assert!(roots.resolve_existing("/etc/hostname").is_err());
 //! ```
 
+use std::ffi::OsString;
 use std::fmt;
 use std::io;
+use std::os::unix::ffi::OsStringExt;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
 use cap_std::ambient_authority;
 use cap_std::fs::Dir;
 use rapidfuzz::distance::levenshtein;
+use rustix::fs::AtFlags;
 
 /// The folders tools may work in, canonicalized, each with its open handle.
 #[derive(Debug, Clone)]
@@ -87,12 +93,11 @@ pub enum PathError {
     Nul,
     /// No roots are configured.
     NoRoots,
-    /// The path lies outside every root.
+    /// The path lies outside every root, or its `..` climbs above its root:
+    /// decided from the path as written, whatever exists outside.
     Outside {
         /// The path as given.
         given: String,
-        /// Where it leads.
-        resolved: PathBuf,
         /// The roots.
         roots: Vec<PathBuf>,
     },
@@ -121,11 +126,6 @@ pub enum PathError {
         link: PathBuf,
         /// What it points to.
         target: PathBuf,
-    },
-    /// A path that does not exist yet uses `..` or `.` in its new part.
-    DotsInNewPart {
-        /// The path as given.
-        given: String,
     },
     /// A parent on the path is a file, not a folder.
     ParentNotDirectory {
@@ -158,14 +158,14 @@ impl fmt::Display for PathError {
             PathError::NoRoots => {
                 f.write_str("no root folders are configured, so no path is allowed")
             }
-            PathError::Outside {
-                given,
-                resolved,
-                roots,
-            } => write!(
+            PathError::Outside { given, roots } if Path::new(given).is_absolute() => write!(
                 f,
-                "'{given}' is outside the allowed folders: it leads to {} and the roots are {}",
-                resolved.display(),
+                "'{given}' is outside the allowed folders; the roots are {}",
+                list_roots(roots)
+            ),
+            PathError::Outside { given, roots } => write!(
+                f,
+                "'{given}' is outside the allowed folders: a relative path starts at the first root, and its '..' may not climb above it; the roots are {}",
                 list_roots(roots)
             ),
             PathError::SymlinkOutside { given, roots } => write!(
@@ -191,10 +191,6 @@ impl fmt::Display for PathError {
                 "'{given}' is a symbolic link ({}) to {}, which does not exist",
                 link.display(),
                 target.display()
-            ),
-            PathError::DotsInNewPart { given } => write!(
-                f,
-                "'{given}' uses '.' or '..' in folders that do not exist yet; give the path without them"
             ),
             PathError::ParentNotDirectory { given, parent } => write!(
                 f,
@@ -324,169 +320,240 @@ impl Roots {
         })
     }
 
-    /// The refusal of a path that leads outside. Only the path as written
-    /// (made absolute, `..` applied) is named, never where links take it.
-    fn outside(&self, given: &str, joined: &Path) -> PathError {
-        let written = lexical_normal(joined);
-        if self.containing(&written).is_some() {
-            PathError::SymlinkOutside {
-                given: given.to_string(),
-                roots: self.list.clone(),
-            }
-        } else {
-            PathError::Outside {
-                given: given.to_string(),
-                resolved: written,
-                roots: self.list.clone(),
+    /// The root a path lies in and the names below it, decided from the
+    /// path as written: `.` and `..` are applied to the names themselves,
+    /// before anything on disk is looked at. A relative path starts at the
+    /// first root and may not climb above it; an absolute one must lie in a
+    /// root once its `.` and `..` are applied. So the answer never depends
+    /// on what exists outside the roots.
+    fn locate(&self, given: &str) -> Result<(&Path, PathBuf), PathError> {
+        let joined = self.absolute(given)?;
+        let outside = || PathError::Outside {
+            given: given.to_string(),
+            roots: self.list.clone(),
+        };
+        if Path::new(given).is_absolute() {
+            let written = lexical_normal(&joined);
+            let root = self.containing(&written).ok_or_else(outside)?;
+            let rel = written
+                .strip_prefix(root)
+                .unwrap_or(Path::new(""))
+                .to_path_buf();
+            return Ok((root, rel));
+        }
+        let root = self.first().ok_or(PathError::NoRoots)?;
+        let mut rel = PathBuf::new();
+        for component in Path::new(given).components() {
+            match component {
+                Component::Normal(name) => rel.push(name),
+                Component::CurDir => {}
+                Component::ParentDir => {
+                    if !rel.pop() {
+                        return Err(outside());
+                    }
+                }
+                Component::RootDir | Component::Prefix(_) => return Err(outside()),
             }
         }
+        Ok((root, rel))
     }
 
     /// Resolves a path that must exist.
     pub fn resolve_existing(&self, given: &str) -> Result<ResolvedPath, PathError> {
-        let joined = self.absolute(given)?;
-        match std::fs::canonicalize(&joined) {
-            Ok(real) => match self.containing(&real) {
-                Some(root) => Ok(ResolvedPath {
-                    root: root.to_path_buf(),
-                    real,
-                    exists: true,
-                }),
-                None => Err(self.outside(given, &joined)),
-            },
-            Err(error) => Err(self.explain_missing(given, &joined, &error)),
+        let (root, rel) = self.locate(given)?;
+        match self.walk(given, root, &rel)? {
+            Walked::Found(real) => Ok(ResolvedPath {
+                real: below(root, &real),
+                root: root.to_path_buf(),
+                exists: true,
+            }),
+            missing => Err(self.explain(given, root, missing)),
         }
     }
 
     /// Resolves a path that may not exist yet (a file to create, a move
-    /// destination). If it exists it is resolved as by [`Roots::resolve_existing`].
+    /// destination). If it exists it is resolved as by [`Roots::resolve_existing`];
+    /// if not, its deepest existing folder is, and the rest are plain names.
     pub fn resolve_new(&self, given: &str) -> Result<ResolvedPath, PathError> {
-        let joined = self.absolute(given)?;
-        if std::fs::symlink_metadata(&joined).is_ok() {
-            return self.resolve_existing(given);
+        let (root, rel) = self.locate(given)?;
+        match self.walk(given, root, &rel)? {
+            Walked::Found(real) => Ok(ResolvedPath {
+                real: below(root, &real),
+                root: root.to_path_buf(),
+                exists: true,
+            }),
+            Walked::Missing {
+                existing,
+                missing,
+                dangling: None,
+            } => Ok(ResolvedPath {
+                real: missing
+                    .iter()
+                    .fold(below(root, &existing), |p, n| p.join(n)),
+                root: root.to_path_buf(),
+                exists: false,
+            }),
+            other => Err(self.explain(given, root, other)),
         }
-        // Find the deepest ancestor that exists; the rest must be plain names.
-        let mut ancestor = joined.as_path();
-        let mut missing: Vec<&std::ffi::OsStr> = Vec::new();
-        loop {
-            match std::fs::symlink_metadata(ancestor) {
-                Ok(_) => break,
-                Err(error) if is_too_long(&error) => {
-                    return Err(PathError::TooLong { len: given.len() });
-                }
-                Err(_) => {}
-            }
-            match ancestor.components().next_back() {
-                Some(Component::Normal(name)) => missing.push(name),
-                Some(Component::ParentDir | Component::CurDir) => {
-                    return Err(PathError::DotsInNewPart {
-                        given: given.to_string(),
-                    });
-                }
-                _ => {
-                    return Err(self.explain_missing(
-                        given,
-                        &joined,
-                        &io::Error::from(io::ErrorKind::NotFound),
-                    ));
-                }
-            }
-            ancestor = ancestor.parent().unwrap_or(Path::new("/"));
-        }
-        let new_part: PathBuf = missing.iter().rev().collect();
-        let real_ancestor = std::fs::canonicalize(ancestor)
-            .map_err(|error| self.explain_missing(given, ancestor, &error))?;
-        let real = real_ancestor.join(new_part);
-        // Confinement first: whether something outside is a file or a folder
-        // is none of the caller's business.
-        let Some(root) = self.containing(&real) else {
-            return Err(self.outside(given, &joined));
-        };
-        if !real_ancestor.is_dir() {
-            return Err(PathError::ParentNotDirectory {
-                given: given.to_string(),
-                parent: real_ancestor,
-            });
-        }
-        Ok(ResolvedPath {
-            root: root.to_path_buf(),
-            real,
-            exists: false,
-        })
     }
 
-    fn explain_missing(&self, given: &str, joined: &Path, error: &io::Error) -> PathError {
-        if is_too_long(error) {
-            return PathError::TooLong { len: given.len() };
-        }
-        let normal = lexical_normal(joined);
-        if self.containing(&normal).is_none() {
-            return PathError::Outside {
-                given: given.to_string(),
-                resolved: normal,
-                roots: self.list.clone(),
-            };
-        }
-        // The path looks inside, but a symlink on its existing part may lead
-        // out. Judge by where it really leads, so that nothing about the
-        // outside (what exists there, what is a file) shows in the answer, and
-        // advice built on `resolved` (similar names) only looks inside.
-        let located = self.locate_missing(joined);
-        if let Some(real) = &located
-            && self.containing(real).is_none()
-        {
-            return self.outside(given, joined);
-        }
-        if error.kind() == io::ErrorKind::NotFound {
-            // A dangling symlink somewhere on the path explains a missing file
-            // better than "does not exist".
-            let mut partial = PathBuf::new();
-            for component in joined.components() {
-                partial.push(component);
-                if let Ok(meta) = std::fs::symlink_metadata(&partial) {
-                    if meta.file_type().is_symlink() && std::fs::metadata(&partial).is_err() {
-                        let target = std::fs::read_link(&partial).unwrap_or_default();
-                        let base = partial
-                            .parent()
-                            .and_then(|p| std::fs::canonicalize(p).ok())
-                            .unwrap_or_default();
-                        let leads_to = lexical_normal(&base.join(&target));
-                        if self.containing(&leads_to).is_none() {
-                            return self.outside(given, joined);
-                        }
-                        return PathError::DanglingSymlink {
-                            given: given.to_string(),
-                            link: partial,
-                            target,
-                        };
-                    }
-                } else {
-                    break;
-                }
-            }
-            let resolved = located.unwrap_or(normal);
-            return PathError::NotFound {
-                given: given.to_string(),
-                similar: self.similar_names(&resolved),
-                resolved,
-            };
-        }
-        if error.raw_os_error() == Some(20) {
-            // ENOTDIR: a file used as a folder.
-            let mut partial = PathBuf::new();
-            for component in joined.components() {
-                partial.push(component);
-                if partial.is_file() {
-                    return PathError::ParentNotDirectory {
-                        given: given.to_string(),
-                        parent: partial,
-                    };
-                }
-            }
-        }
-        PathError::Io {
+    /// Whether the last name of `given` (a path inside a root) is a symbolic
+    /// link itself, looked at through the root's handle.
+    pub fn names_a_link(&self, given: &str) -> Result<bool, PathError> {
+        let (root, rel) = self.locate(given)?;
+        let (Some(parent), Some(name)) = (rel.parent(), rel.file_name()) else {
+            return Ok(false);
+        };
+        let Walked::Found(parent) = self.walk(given, root, parent)? else {
+            return Ok(false);
+        };
+        let Some(dir) = self.dir(root) else {
+            return Ok(false);
+        };
+        Ok(dir
+            .symlink_metadata(parent.join(name))
+            .is_ok_and(|m| m.file_type().is_symlink()))
+    }
+
+    /// Follows `rel` beneath the handle of `root`, one name at a time, with
+    /// symbolic links followed: a link's target is taken as a path inside the
+    /// root (an absolute target must name a place inside it, and `..` may not
+    /// climb above it), or the path is refused as leading outside, without
+    /// saying where. Only the root's handle and folders opened beneath it,
+    /// never through a link, are touched.
+    fn walk(&self, given: &str, root: &Path, rel: &Path) -> Result<Walked, PathError> {
+        let dir = self.dir(root).ok_or(PathError::NoRoots)?;
+        let escape = || PathError::SymlinkOutside {
             given: given.to_string(),
-            message: error.to_string(),
+            roots: self.list.clone(),
+        };
+        let io_error = |error: io::Error| {
+            if is_too_long(&error) {
+                PathError::TooLong { len: given.len() }
+            } else if super::beneath::is_escape(&error) {
+                escape()
+            } else {
+                PathError::Io {
+                    given: given.to_string(),
+                    message: error.to_string(),
+                }
+            }
+        };
+        // Names still to follow, last first; each remembers the link whose
+        // target it came from, if any.
+        let mut todo: Vec<(OsString, Option<usize>)> = rel
+            .components()
+            .rev()
+            .map(|c| (c.as_os_str().to_os_string(), None))
+            .collect();
+        let mut done: Vec<OsString> = Vec::new();
+        let mut folders: Vec<Dir> = Vec::new();
+        let mut links: Vec<(PathBuf, PathBuf)> = Vec::new();
+        while let Some((name, from_link)) = todo.pop() {
+            if name == "." {
+                continue;
+            }
+            if name == ".." {
+                // Only a link's target can hold `..` here: the path as given
+                // was made plain by `locate`.
+                if done.pop().is_none() {
+                    return Err(escape());
+                }
+                folders.pop();
+                continue;
+            }
+            let here: &Dir = folders.last().unwrap_or(dir);
+            let meta = match rustix::fs::statat(here, name.as_os_str(), AtFlags::SYMLINK_NOFOLLOW) {
+                Ok(meta) => meta,
+                Err(rustix::io::Errno::NOENT) => {
+                    let mut missing = vec![name];
+                    missing.extend(todo.into_iter().rev().map(|(n, _)| n));
+                    return Ok(Walked::Missing {
+                        existing: done.iter().collect(),
+                        missing,
+                        dangling: from_link.map(|l| links.swap_remove(l)),
+                    });
+                }
+                Err(rustix::io::Errno::NOTDIR) => {
+                    return Ok(Walked::NotADirectory(done.iter().collect()));
+                }
+                Err(e) => return Err(io_error(e.into())),
+            };
+            let kind = rustix::fs::FileType::from_raw_mode(meta.st_mode);
+            if kind == rustix::fs::FileType::Symlink {
+                if links.len() >= MAX_LINKS {
+                    return Err(PathError::Io {
+                        given: given.to_string(),
+                        message: "it goes through too many symbolic links (a loop?)".into(),
+                    });
+                }
+                let target = rustix::fs::readlinkat(here, name.as_os_str(), Vec::new())
+                    .map_err(|e| io_error(e.into()))?;
+                let target = PathBuf::from(std::ffi::OsString::from_vec(target.into_bytes()));
+                let link: PathBuf = done.iter().chain([&name]).collect();
+                let names: Vec<OsString> = if target.is_absolute() {
+                    let written = lexical_normal(&target);
+                    let inside = written.strip_prefix(root).map_err(|_| escape())?;
+                    done.clear();
+                    folders.clear();
+                    inside
+                        .components()
+                        .map(|c| c.as_os_str().to_os_string())
+                        .collect()
+                } else {
+                    target
+                        .components()
+                        .map(|c| c.as_os_str().to_os_string())
+                        .collect()
+                };
+                links.push((link, target));
+                let index = Some(links.len() - 1);
+                todo.extend(names.into_iter().rev().map(|n| (n, index)));
+                continue;
+            }
+            if kind == rustix::fs::FileType::Directory && !todo.is_empty() {
+                folders.push(super::beneath::open_folder_nofollow(here, &name).map_err(io_error)?);
+            } else if !todo.is_empty() {
+                // A file with names still to follow: they cannot exist.
+                done.push(name);
+                return Ok(Walked::NotADirectory(done.iter().collect()));
+            }
+            done.push(name);
+        }
+        Ok(Walked::Found(done.iter().collect()))
+    }
+
+    /// The refusal of a path that does not resolve, found by [`Roots::walk`].
+    fn explain(&self, given: &str, root: &Path, walked: Walked) -> PathError {
+        match walked {
+            Walked::Found(_) => PathError::Io {
+                given: given.to_string(),
+                message: "it exists".into(),
+            },
+            Walked::Missing {
+                dangling: Some((link, target)),
+                ..
+            } => PathError::DanglingSymlink {
+                given: given.to_string(),
+                link: root.join(link),
+                target,
+            },
+            Walked::Missing {
+                existing, missing, ..
+            } => {
+                let resolved = missing
+                    .iter()
+                    .fold(below(root, &existing), |p, n| p.join(n));
+                PathError::NotFound {
+                    given: given.to_string(),
+                    similar: self.similar_names(&resolved),
+                    resolved,
+                }
+            }
+            Walked::NotADirectory(file) => PathError::ParentNotDirectory {
+                given: given.to_string(),
+                parent: below(root, &file),
+            },
         }
     }
 
@@ -526,35 +593,36 @@ impl Roots {
         scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
         scored.into_iter().take(3).map(|(_, p)| p).collect()
     }
+}
 
-    /// Where a path that does not resolve would be: the real path of its
-    /// deepest existing ancestor followed by the rest. The rest is normalized
-    /// and resolved once more, because `missing/../link/x` re-enters existing
-    /// names (and their symlinks) after the `..`. `None` if an existing
-    /// ancestor cannot be resolved (a dangling or looping symlink).
-    fn locate_missing(&self, joined: &Path) -> Option<PathBuf> {
-        let (ancestor, rest) = split_existing(joined);
-        let first = lexical_normal(&std::fs::canonicalize(ancestor).ok()?.join(rest));
-        let (ancestor, rest) = split_existing(&first);
-        Some(std::fs::canonicalize(ancestor).ok()?.join(rest))
+/// What following a path beneath its root found.
+enum Walked {
+    /// It exists: its real path relative to the root.
+    Found(PathBuf),
+    /// It does not: its deepest existing folder (real, relative to the
+    /// root), the names missing below it, and the link (relative to the
+    /// root) and target that led to the first missing name, if a link did.
+    Missing {
+        existing: PathBuf,
+        missing: Vec<OsString>,
+        dangling: Option<(PathBuf, PathBuf)>,
+    },
+    /// A file (real, relative to the root) stands where a folder is needed.
+    NotADirectory(PathBuf),
+}
+
+/// `rel` below `root`: `root` itself for the empty path (never with a
+/// trailing `/`, which `Path::join("")` would add).
+fn below(root: &Path, rel: &Path) -> PathBuf {
+    if rel.as_os_str().is_empty() {
+        root.to_path_buf()
+    } else {
+        root.join(rel)
     }
 }
 
-/// The deepest ancestor of `path` (itself included) that exists, and the
-/// components after it.
-fn split_existing(path: &Path) -> (&Path, PathBuf) {
-    let mut ancestor = path;
-    let mut rest = Vec::new();
-    while std::fs::symlink_metadata(ancestor).is_err() {
-        let (Some(parent), Some(last)) = (ancestor.parent(), ancestor.components().next_back())
-        else {
-            break;
-        };
-        rest.push(last.as_os_str());
-        ancestor = parent;
-    }
-    (ancestor, rest.iter().rev().collect())
-}
+/// Most symbolic links one path may go through (as Linux allows).
+const MAX_LINKS: usize = 40;
 
 fn is_too_long(error: &io::Error) -> bool {
     // ENAMETOOLONG on Linux and macOS.
@@ -683,7 +751,6 @@ mod tests {
             "dirlink/deeper/missing.md",
             "dirlink/secret.md/child.md",
             "missing/../dirlink/missing.md",
-            "dirlink/../vault-other/missing.md",
             "dangling-out.md",
         ] {
             let err = f.roots.resolve_existing(given).unwrap_err();
@@ -699,6 +766,17 @@ mod tests {
                 "{given}: {err:?}"
             );
         }
+        // `..` is applied to the path as written: `dirlink/..` is the root,
+        // wherever the link leads, so nothing about the outside shows.
+        assert_eq!(
+            f.roots
+                .resolve_existing("dirlink/../vault-other/missing.md"),
+            Err(PathError::NotFound {
+                given: "dirlink/../vault-other/missing.md".into(),
+                resolved: f.root.join("vault-other/missing.md"),
+                similar: Vec::new(),
+            })
+        );
         // Inside, missing paths are still reported at their real place.
         std::os::unix::fs::symlink(f.root.join("notes"), f.root.join("alias")).unwrap();
         assert_eq!(
@@ -719,8 +797,13 @@ mod tests {
         assert!(!r.exists);
         assert!(matches!(
             f.roots.resolve_new("notes/x/../../../escape.md"),
-            Err(PathError::DotsInNewPart { .. })
+            Err(PathError::Outside { .. })
         ));
+        // `..` over a folder that does not exist is applied as written.
+        assert_eq!(
+            f.roots.resolve_new("notes/x/../y.md").unwrap().real,
+            f.root.join("notes/y.md")
+        );
         assert!(matches!(
             f.roots.resolve_new("notes/a.md/child.md"),
             Err(PathError::ParentNotDirectory { .. })
@@ -729,6 +812,37 @@ mod tests {
             f.roots.resolve_new("../out.md"),
             Err(PathError::Outside { .. })
         ));
+    }
+
+    /// The oracle of issue 22: a path that climbs out through a folder and
+    /// back must get the same answer whatever exists outside, and no answer
+    /// may name anything outside.
+    #[test]
+    fn climbing_out_and_back_gets_one_answer_whatever_is_outside() {
+        let f = fixture();
+        let root = f.root.display().to_string();
+        let base = f.root.parent().unwrap().to_path_buf();
+        let ups = "../".repeat(f.root.components().count() + 2);
+        // Outside: a file, a folder, nothing at all.
+        std::fs::write(base.join("probe-file"), "x").unwrap();
+        std::fs::create_dir(base.join("probe-dir")).unwrap();
+        let mut answers = Vec::new();
+        for probe in ["probe-file", "probe-dir", "probe-missing"] {
+            let outside = base.join(probe).display().to_string();
+            let relative = format!("{ups}{outside}/{ups}{root}/notes/a.md");
+            let err = f.roots.resolve_existing(&relative).unwrap_err();
+            assert!(matches!(err, PathError::Outside { .. }), "{err:?}");
+            answers.push(err.to_string().replace(&relative, "GIVEN"));
+            let new = f.roots.resolve_new(&relative).unwrap_err();
+            answers.push(new.to_string().replace(&relative, "GIVEN"));
+            // Written absolute, the same path lies in the root once its `..`
+            // are applied: it is the root's file, whatever is outside.
+            let absolute = format!("{outside}/{ups}{root}/notes/a.md");
+            let found = f.roots.resolve_existing(&absolute).unwrap();
+            assert_eq!(found.real, f.root.join("notes/a.md"));
+        }
+        answers.dedup();
+        assert_eq!(answers.len(), 1, "{answers:?}");
     }
 
     #[test]

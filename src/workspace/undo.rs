@@ -17,7 +17,7 @@
 //!
 //! ```
 //! use mcp_server_text::workspace::{Workspace, WorkspaceOptions};
-//! use mcp_server_text::workspace::batch::BatchItem;
+//! use mcp_server_text::workspace::commit::BatchItem;
 //! use mcp_server_text::text::document::Splice;
 //!
 //! let dir = tempfile::tempdir().unwrap();
@@ -36,12 +36,12 @@
 use std::fmt;
 use std::path::PathBuf;
 
-use super::batch::BatchItem;
+use super::commit::BatchItem;
+use super::commit::Relocation;
 use super::commit::{Change, History};
 use super::history::lookup::{Found, after_moves, before_moves};
 use super::history::record::{Entry, Record, real_path};
 use super::history::store::HistoryError;
-use super::relocate::Relocation;
 use super::timestamp::UtcTime;
 use super::{Workspace, WorkspaceError};
 use crate::text::byte_delta::Delta;
@@ -93,6 +93,8 @@ pub enum UndoError {
     ChangedSince(Vec<Conflict>),
     /// The undo cannot be done, for this reason.
     Cannot(String),
+    /// The change's record fails its checks: it is never acted on.
+    Damaged(String),
     /// The history could not be read.
     History(HistoryError),
     /// The workspace refused or failed.
@@ -113,6 +115,7 @@ impl fmt::Display for UndoError {
                 write!(f, "{} changed since", names.join(", "))
             }
             UndoError::Cannot(why) => f.write_str(why),
+            UndoError::Damaged(problem) => write!(f, "{problem}"),
             UndoError::History(e) => write!(f, "the edit history could not be read: {e}"),
             UndoError::Workspace(e) => e.fmt(f),
         }
@@ -194,7 +197,11 @@ impl Workspace {
         expected: &[String],
         write: bool,
     ) -> Result<Undone, UndoError> {
-        let (found, payload) = match self.find_change(change_id)? {
+        let found = self.find_change(change_id).map_err(|e| match e {
+            HistoryError::Corrupt(problem) => UndoError::Damaged(problem.to_string()),
+            other => UndoError::History(other),
+        })?;
+        let (found, payload) = match found {
             Some(found) => found,
             None => {
                 let recent = self
@@ -278,7 +285,7 @@ impl Workspace {
         for (now, back, made) in &later_moves {
             let (source, destination) = (real(now), real(back));
             let mut plan = self
-                .plan_move(&text(&source)?, &text(&destination)?)
+                .plan_move_back(&text(&source)?, &text(&destination)?)
                 .map_err(|e| move_back_error(&source, &destination, e))?;
             // The folders the move made go too, if it leaves them empty.
             plan.remove_if_empty = made.iter().map(|m| real(m)).collect();
@@ -548,7 +555,7 @@ fn move_back_error(
             source.display(),
             destination.display()
         )),
-        WorkspaceError::Relocate(super::relocate::RelocateError::DestinationExists { path }) => {
+        WorkspaceError::Relocate(super::error::RelocateError::DestinationExists { path }) => {
             UndoError::Cannot(format!(
                 "{} exists again, and moving {} back would overwrite it; move or remove it first",
                 path.display(),

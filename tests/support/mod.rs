@@ -113,6 +113,26 @@ impl Vault {
     }
 }
 
+impl Vault {
+    /// [`Vault::snapshot`] without the server's `.history` folder, which a
+    /// change of several files creates for its intent record even when it
+    /// fails; no intent record may be left there.
+    pub fn snapshot_without_history(&self) -> BTreeMap<PathBuf, Node> {
+        let history = self.root.join(".history");
+        let intents = history.join("intents");
+        let left = std::fs::read_dir(&intents).map_or(0, |d| d.count());
+        assert_eq!(
+            left,
+            0,
+            "an intent record was left in {}",
+            intents.display()
+        );
+        let mut nodes = self.snapshot();
+        nodes.retain(|path, _| !path.starts_with(&history));
+        nodes
+    }
+}
+
 /// One entry of a [`Vault::snapshot`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Node {

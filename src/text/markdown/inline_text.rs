@@ -18,7 +18,8 @@ pub(crate) fn visible_text(raw: &str) -> Cow<'_, str> {
         return Cow::Borrowed(raw);
     }
     let mut pieces = Vec::new();
-    collect(raw, &mut pieces);
+    let mut budget = Budget::for_text(raw);
+    collect(raw, &mut pieces, &mut budget);
     pair_underscores(&mut pieces);
     let mut text = String::with_capacity(raw.len());
     for piece in &pieces {
@@ -61,10 +62,40 @@ fn push_text(pieces: &mut Vec<Piece>, s: &str) {
     }
 }
 
-/// Splits inline Markdown into visible text and `_` runs.
-fn collect(s: &str, pieces: &mut Vec<Piece>) {
+/// Bytes the bracket scans of one text may look at: a few passes over it.
+/// Each `[` looks ahead for its `]`, so a text of many unclosed brackets
+/// would cost its length squared; past the budget, brackets are text.
+struct Budget(usize);
+
+impl Budget {
+    fn for_text(text: &str) -> Budget {
+        Budget(text.len().saturating_mul(8).saturating_add(4096))
+    }
+}
+
+/// Splits inline Markdown into visible text and `_` runs. Link labels are
+/// split in turn, with a stack of the texts still to finish rather than
+/// recursion: labels can nest as deep as the text is long.
+fn collect(s: &str, pieces: &mut Vec<Piece>, budget: &mut Budget) {
+    let mut pending: Vec<(&str, usize)> = vec![(s, 0)];
+    while let Some((s, from)) = pending.pop() {
+        if let Some((label, after)) = collect_until_label(s, from, pieces, budget) {
+            pending.push((s, after));
+            pending.push((label, 0));
+        }
+    }
+}
+
+/// Splits `s` from `from` on into `pieces` until a link whose label must be
+/// split first: returns that label and where `s` goes on after the link.
+fn collect_until_label<'s>(
+    s: &'s str,
+    from: usize,
+    pieces: &mut Vec<Piece>,
+    budget: &mut Budget,
+) -> Option<(&'s str, usize)> {
     let bytes = s.as_bytes();
-    let mut i = 0;
+    let mut i = from;
     while i < bytes.len() {
         match bytes[i] {
             b'\\' if bytes.get(i + 1).is_some_and(u8::is_ascii_punctuation) => {
@@ -84,18 +115,15 @@ fn collect(s: &str, pieces: &mut Vec<Piece>) {
                     }
                 }
             }
-            b'!' if bytes.get(i + 1) == Some(&b'[') => match link(s, i + 1) {
+            b'!' if bytes.get(i + 1) == Some(&b'[') => match link(s, i + 1, budget) {
                 Some((_, after)) => i = after,
                 None => {
                     push_text(pieces, "!");
                     i += 1;
                 }
             },
-            b'[' => match link(s, i) {
-                Some((label, after)) => {
-                    collect(label, pieces);
-                    i = after;
-                }
+            b'[' => match link(s, i, budget) {
+                Some((label, after)) => return Some((label, after)),
                 None => {
                     push_text(pieces, "[");
                     i += 1;
@@ -149,6 +177,7 @@ fn collect(s: &str, pieces: &mut Vec<Piece>) {
             }
         }
     }
+    None
 }
 
 /// Whether a delimiter run is flanking towards `toward` (the side the emphasis
@@ -232,23 +261,27 @@ fn code_span_content(inner: &str) -> &str {
 /// A link (or image, from its `[`) starting at `open`: the label and the
 /// offset after the whole link. Inline links `[text](url)`, full references
 /// `[text][ref]` and collapsed ones `[text][]` are recognised.
-fn link(s: &str, open: usize) -> Option<(&str, usize)> {
+fn link<'s>(s: &'s str, open: usize, budget: &mut Budget) -> Option<(&'s str, usize)> {
     let bytes = s.as_bytes();
-    let close = matching(bytes, open, b'[', b']')?;
+    let close = matching(bytes, open, b'[', b']', budget)?;
     let label = &s[open + 1..close];
     match bytes.get(close + 1) {
-        Some(b'(') => Some((label, matching(bytes, close + 1, b'(', b')')? + 1)),
-        Some(b'[') => Some((label, matching(bytes, close + 1, b'[', b']')? + 1)),
+        Some(b'(') => Some((label, matching(bytes, close + 1, b'(', b')', budget)? + 1)),
+        Some(b'[') => Some((label, matching(bytes, close + 1, b'[', b']', budget)? + 1)),
         _ => None,
     }
 }
 
 /// Offset of the bracket closing the one at `open`, skipping escapes and code
-/// spans.
-fn matching(bytes: &[u8], open: usize, left: u8, right: u8) -> Option<usize> {
+/// spans; `None` also once the budget is spent.
+fn matching(bytes: &[u8], open: usize, left: u8, right: u8, budget: &mut Budget) -> Option<usize> {
     let mut depth = 0usize;
     let mut i = open;
     while i < bytes.len() {
+        if budget.0 == 0 {
+            return None;
+        }
+        budget.0 -= 1;
         match bytes[i] {
             b'\\' => i += 1,
             b'`' => {
@@ -377,5 +410,26 @@ mod tests {
         assert_eq!(visible_text("a < b > c"), "a < b > c");
         assert_eq!(visible_text("Q&amp;A &#233;t&#xE9; &copy;"), "Q&A été ");
         assert_eq!(visible_text("AT&T"), "AT&T");
+    }
+
+    #[test]
+    fn labels_nested_deeper_than_the_stack_allows() {
+        // Each label holds the next link: split without recursion.
+        let nested = |n: usize| format!("{}x{}", "[".repeat(n), "](u)".repeat(n));
+        assert_eq!(visible_text(&nested(10)), "x");
+        assert_eq!(visible_text("[a [b](c) d](e) f"), "a b d f");
+        // 100,000 levels: each would look to its end for its `]`; once the
+        // budget is spent the rest is text, and no stack runs out.
+        let deep = nested(100_000);
+        let visible = visible_text(&deep);
+        assert!(visible.len() < deep.len() && visible.contains('x'));
+    }
+
+    #[test]
+    fn unclosed_brackets_cost_a_few_passes() {
+        // Every `[` would look to the end for its `]`: past the budget the
+        // rest are text, and the text comes back whole.
+        let text = "[a".repeat(100_000);
+        assert_eq!(visible_text(&text), text);
     }
 }

@@ -300,18 +300,20 @@ fn describe_error(
     )
 }
 
-/// The first error node inside `node`, in document order.
+/// The first error node inside `node`, in document order. A loop with a
+/// stack of its own, not recursion: a tree can nest as deep as its text.
 fn first_inner_error(node: Node) -> Option<Node> {
     let mut cursor = node.walk();
-    let children: Vec<Node> = node.children(&mut cursor).collect();
-    for child in children {
+    let mut stack: Vec<Node> = node.children(&mut cursor).collect();
+    stack.reverse();
+    while let Some(child) = stack.pop() {
         if child.is_error() {
             return Some(child);
         }
-        if child.has_error()
-            && let Some(inner) = first_inner_error(child)
-        {
-            return Some(inner);
+        if child.has_error() {
+            let at = stack.len();
+            stack.extend(child.children(&mut cursor));
+            stack[at..].reverse();
         }
     }
     None

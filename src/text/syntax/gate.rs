@@ -126,7 +126,7 @@ fn check_within(
 ) -> GateOutcome {
     let after_tree = match parse_tree(language, after, budget(after.len())) {
         Ok(tree) => tree,
-        Err(skipped) => return pass_with(skipped.message().to_string()),
+        Err(skipped) => return pass_with(skipped.message()),
     };
     let after_errors = collect(language, &after_tree, after);
     if after_errors.is_empty() {

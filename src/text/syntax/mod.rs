@@ -4,7 +4,10 @@
 //! Everything is a pure function over text, backed by the tree-sitter grammars
 //! built into the binary (listed in [`Language::ALL`]). Parsing runs on a work
 //! budget proportional to the text's size, so no input can make it hang; when
-//! the budget runs out the result is [`Skipped`], never a verdict.
+//! the budget runs out the result is [`Skipped`], never a verdict. A text
+//! that nests deeper than a grammar's C scanner can hold is not parsed at all
+//! ([`scanner_limit`]): the scanner would overflow its buffer and abort the
+//! process.
 //!
 //! ```
 //! use std::path::Path;
@@ -29,6 +32,7 @@ mod errors;
 mod gate;
 mod inspection;
 mod language;
+mod limits;
 mod outline;
 mod parser;
 mod python_indent;
@@ -37,6 +41,7 @@ pub use errors::{ErrorKind, MAX_LISTED_ERRORS, SyntaxError, SyntaxReport, parse}
 pub use gate::{GateOutcome, SyntaxRegression, check_edit};
 pub use inspection::{SourceInspection, inspect};
 pub use language::Language;
+pub use limits::{Beyond, HTML_MAX_OPEN_TAGS, PYTHON_MAX_INDENT, YAML_MAX_NESTING, scanner_limit};
 pub use outline::{OutlineItem, OutlineKind, outline};
 pub use parser::Skipped;
 #[cfg(test)]

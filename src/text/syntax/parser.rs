@@ -12,6 +12,7 @@ use std::ops::ControlFlow;
 use tree_sitter::{ParseOptions, ParseState, Parser, Tree};
 
 use super::language::Language;
+use super::limits::{Beyond, scanner_limit};
 
 /// Bytes of text per progress report allowed. Measured on real files, valid
 /// source needs about one report per 100 bytes, and random or adversarial
@@ -29,20 +30,36 @@ const MIN_CHECKS: usize = 10_000;
 pub enum Skipped {
     /// The parser spent its whole work budget without finishing.
     TooSlow,
+    /// The text nests deeper than the grammar's scanner can hold, so it was
+    /// not given to the parser (see [`super::limits`]).
+    BeyondLimits {
+        /// The language whose scanner has the limit.
+        language: Language,
+        /// What the text has beyond it.
+        beyond: Beyond,
+    },
 }
 
 impl Skipped {
     /// The message shown to whoever asked for the check.
-    pub fn message(self) -> &'static str {
+    pub fn message(self) -> String {
         match self {
-            Skipped::TooSlow => "syntax check skipped: parse took too long",
+            Skipped::TooSlow => "syntax check skipped: parse took too long".to_string(),
+            Skipped::BeyondLimits { language, beyond } => format!(
+                "syntax check skipped: the file has {} {}, more than the {} parser can hold \
+                 ({}), so it was not parsed",
+                beyond.found,
+                beyond.what,
+                language.name(),
+                beyond.limit
+            ),
         }
     }
 }
 
 impl std::fmt::Display for Skipped {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.message())
+        f.write_str(&self.message())
     }
 }
 
@@ -52,7 +69,9 @@ pub(crate) fn budget_for(len: usize) -> usize {
 }
 
 /// Parses `text` as `language`, giving up after `budget` progress reports.
+/// A text beyond what the grammar's scanner can hold is not parsed at all.
 pub(crate) fn parse_tree(language: Language, text: &str, budget: usize) -> Result<Tree, Skipped> {
+    scanner_limit(language, text).map_err(|beyond| Skipped::BeyondLimits { language, beyond })?;
     let mut parser = Parser::new();
     parser
         .set_language(&language.grammar())

@@ -16,7 +16,8 @@ use super::{
 use crate::text::document::Document;
 use crate::text::edit::LineSpan;
 use crate::text::lines::Eol;
-use crate::workspace::{Edited, OpenFile, WorkspaceError};
+use crate::workspace::batch::Edited;
+use crate::workspace::{OpenFile, WorkspaceError};
 
 /// The append_text_file_contents tool.
 pub struct AppendTextFileContents;

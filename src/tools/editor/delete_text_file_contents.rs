@@ -23,7 +23,8 @@ use crate::text::edit::LineSpan;
 use crate::text::hash::{file_hash, hash_matches};
 use crate::text::range_patch::Site;
 use crate::text::range_patch::{LineRange, RangePatchError, apply_edits, check_deletions};
-use crate::workspace::{Edited, OpenFile, WorkspaceError};
+use crate::workspace::batch::Edited;
+use crate::workspace::{OpenFile, WorkspaceError};
 
 /// The delete_text_file_contents tool.
 pub struct DeleteTextFileContents;

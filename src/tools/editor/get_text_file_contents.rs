@@ -11,11 +11,17 @@ use super::super::tool::{Effects, Tool, Toolset};
 use super::{
     ByPath, EditorRange, attach_notes_to_entries, in_file, parse_encoding, workspace_error,
 };
+use crate::text::document::Document;
 use crate::text::hash::file_hash;
 use crate::text::range_patch::lines_text;
 
 /// The get_text_file_contents tool.
 pub struct GetTextFileContents;
+
+/// Most bytes of content one call returns, over all its ranges and files.
+/// Ranges past it are cut at a line end (or come back empty) and marked
+/// `truncated`, so a few short requests cannot build a huge reply.
+pub const MAX_CONTENT_BYTES: usize = 16 * 1024 * 1024;
 
 /// Parameters of get_text_file_contents.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -53,9 +59,14 @@ pub struct RangeContent {
     pub total_lines: usize,
     /// Length of content in characters.
     pub content_size: usize,
-    /// Set when the range was cut to the end of the file.
+    /// Set when the range was cut to the end of the file, or to the reply's
+    /// size limit.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// True when the reply's size limit cut the range short: `end` is the
+    /// last line returned, and the note says where to read on.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub truncated: bool,
 }
 
 /// What was read from one file.
@@ -98,6 +109,7 @@ Example: files=[{\"file_path\": \"src/main.py\", \"ranges\": [{\"start\": 1, \"e
             ));
         }
         let encoding = parse_encoding(params.encoding.as_deref())?;
+        let mut budget = MAX_CONTENT_BYTES;
         let mut out: Vec<(String, FileContents)> = Vec::with_capacity(params.files.len());
         for (i, file) in params.files.iter().enumerate() {
             let locate = |e: ToolError| in_file(e, Some(i), &file.file_path);
@@ -136,7 +148,7 @@ Example: files=[{\"file_path\": \"src/main.py\", \"ranges\": [{\"start\": 1, \"e
                         .detail("range", json!(format!("ranges[{r}]"))),
                     ));
                 }
-                let (content, end, note) = if range.start > total {
+                let (mut content, mut end, mut note) = if range.start > total {
                     (
                         "",
                         range.start - 1,
@@ -154,6 +166,22 @@ Example: files=[{\"file_path\": \"src/main.py\", \"ranges\": [{\"start\": 1, \"e
                     });
                     (lines_text(doc, range.start, last), last, note)
                 };
+                let truncated = content.len() > budget;
+                if truncated {
+                    end = last_line_within(doc, range.start, end, budget);
+                    content = if end < range.start {
+                        ""
+                    } else {
+                        lines_text(doc, range.start, end)
+                    };
+                    note = Some(format!(
+                        "this reply holds at most {} MB of content, so the range ends at line {end}; \
+                         read on from line {} in another call",
+                        MAX_CONTENT_BYTES / (1024 * 1024),
+                        end + 1
+                    ));
+                }
+                budget -= content.len();
                 ranges.push(RangeContent {
                     content: content.to_string(),
                     start: range.start,
@@ -162,6 +190,7 @@ Example: files=[{\"file_path\": \"src/main.py\", \"ranges\": [{\"start\": 1, \"e
                     total_lines: total,
                     content_size: content.chars().count(),
                     note,
+                    truncated,
                 });
             }
             out.push((
@@ -180,4 +209,23 @@ Example: files=[{\"file_path\": \"src/main.py\", \"ranges\": [{\"start\": 1, \"e
     fn attach_notes(value: &mut Value, notes: Vec<String>) {
         attach_notes_to_entries(value, notes);
     }
+}
+
+/// The last line of `first..=last` whose text from `first` on fits in
+/// `budget` bytes; `first - 1` when not even line `first` does.
+fn last_line_within(doc: &Document, first: usize, last: usize, budget: usize) -> usize {
+    let index = doc.lines();
+    let start = index.start(first);
+    let fits = |k: usize| index.span_with_eol(k).end - start <= budget;
+    // Lines end further on as k grows: the first that does not fit ends it.
+    let (mut low, mut high) = (first, last + 1);
+    while low < high {
+        let mid = low + (high - low) / 2;
+        if fits(mid) {
+            low = mid + 1;
+        } else {
+            high = mid;
+        }
+    }
+    low - 1
 }

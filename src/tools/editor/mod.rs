@@ -39,7 +39,8 @@ use crate::text::encoding::TextEncoding;
 use crate::text::excerpt::brief;
 use crate::text::lines::Eol;
 use crate::text::range_patch::{LineRange, RangePatchError, Site};
-use crate::workspace::{Edited, OpenFile, WorkspaceError};
+use crate::workspace::batch::Edited;
+use crate::workspace::{OpenFile, WorkspaceError};
 
 /// A line range: `start` and `end` are 1-based and inclusive; `end` null (or
 /// left out) means to the end of the file.

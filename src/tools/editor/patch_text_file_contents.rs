@@ -21,7 +21,7 @@ use super::{
 };
 use crate::text::edit::LineSpan;
 use crate::text::range_patch::{LineRange, StringPatch, apply_edits, check_patches};
-use crate::workspace::batch::BatchItem;
+use crate::workspace::commit::BatchItem;
 
 /// The patch_text_file_contents tool.
 pub struct PatchTextFileContents;

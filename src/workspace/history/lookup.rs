@@ -27,6 +27,17 @@ pub struct Found {
     pub record: Record,
 }
 
+/// A record that failed its checks: listed as damaged, never acted on.
+#[derive(Debug, Clone)]
+pub struct Damaged {
+    /// The root whose history holds it.
+    pub root: PathBuf,
+    /// Its file.
+    pub name: StoredName,
+    /// What is wrong with it.
+    pub problem: String,
+}
+
 /// `path` after a move of `from` to `to`, if the move took it along.
 pub fn moved_path(path: &str, from: &str, to: &str) -> Option<String> {
     if path == from {
@@ -64,12 +75,20 @@ pub fn before_moves(record: &Record, path: &str) -> String {
 
 impl Workspace {
     /// The records of every root, newest first (by time, then by their
-    /// order in their root). Records that cannot be read are left out; a
-    /// root whose history cannot be read fails the call only if it is the
-    /// only root with a history.
+    /// order in their root). Records that cannot be read are left out (see
+    /// [`Workspace::history_listing`]); a root whose history cannot be read
+    /// fails the call only if it is the only root with a history.
     pub fn recorded_changes(&self) -> Result<Vec<Found>, HistoryError> {
+        Ok(self.history_listing()?.0)
+    }
+
+    /// The records of every root, as [`Workspace::recorded_changes`] lists
+    /// them, and those that fail their checks, each with its problem,
+    /// newest first.
+    pub fn history_listing(&self) -> Result<(Vec<Found>, Vec<Damaged>), HistoryError> {
         let roots = self.roots();
         let mut found = Vec::new();
+        let mut damaged = Vec::new();
         let mut failure = None;
         let mut readable = 0;
         for (root, dir) in roots.list().iter().filter_map(|r| Some((r, roots.dir(r)?))) {
@@ -88,12 +107,17 @@ impl Workspace {
             };
             readable += 1;
             for name in names {
-                if let Ok(record) = store::read_header(&history, &name) {
-                    found.push(Found {
+                match store::read_header(&history, &name) {
+                    Ok(record) => found.push(Found {
                         root: root.clone(),
                         name,
                         record,
-                    });
+                    }),
+                    Err(problem) => damaged.push(Damaged {
+                        root: root.clone(),
+                        name,
+                        problem: problem.to_string(),
+                    }),
                 }
             }
         }
@@ -106,7 +130,8 @@ impl Workspace {
                 .cmp(&a.record.time)
                 .then(b.name.seq.cmp(&a.name.seq))
         });
-        Ok(found)
+        damaged.sort_by_key(|d| std::cmp::Reverse(d.name.seq));
+        Ok((found, damaged))
     }
 
     /// The records of the root `root` after the one numbered `seq`, oldest
@@ -121,12 +146,16 @@ impl Workspace {
         };
         let mut out = Vec::new();
         for name in store::list(&history)?.into_iter().filter(|n| n.seq > seq) {
-            let record = store::read_header(&history, &name)?;
-            out.push(Found {
-                root: root.to_path_buf(),
-                name,
-                record,
-            });
+            // A damaged later record is skipped: nothing in it is trusted,
+            // and a change it would have to be rebuilt through is then
+            // refused as changed by something the history did not record.
+            if let Ok(record) = store::read_header(&history, &name) {
+                out.push(Found {
+                    root: root.to_path_buf(),
+                    name,
+                    record,
+                });
+            }
         }
         Ok(out)
     }

@@ -43,6 +43,7 @@ use cap_std::fs::Dir;
 use super::super::atomic_write::{self, TempKind};
 use super::super::beneath::{open_folder_nofollow, open_for_reading};
 use super::super::file_lock::{LockError, lock_open_folder};
+use super::super::own_folders::keep_out_of_version_control;
 use super::super::read::ReadError;
 use super::HISTORY_DIR;
 use super::HistoryOptions;
@@ -146,14 +147,17 @@ pub fn open(root: &Dir) -> io::Result<Option<Dir>> {
     }
 }
 
-/// Opens the history folder, creating it if needed. It is created for its
-/// owner only: records hold old content of files that may be private.
-fn open_or_create(root: &Dir) -> io::Result<Dir> {
+/// Opens the history folder, creating it if needed (with its `.gitignore`).
+/// It is created for its owner only: records hold old content of files
+/// that may be private.
+pub(crate) fn open_or_create(root: &Dir) -> io::Result<Dir> {
     match rustix::fs::mkdirat(root, HISTORY_DIR, rustix::fs::Mode::from_raw_mode(0o700)) {
         Ok(()) | Err(rustix::io::Errno::EXIST) => {}
         Err(e) => return Err(e.into()),
     }
-    open_folder_nofollow(root, HISTORY_DIR.as_ref())
+    let folder = open_folder_nofollow(root, HISTORY_DIR.as_ref())?;
+    keep_out_of_version_control(&folder)?;
+    Ok(folder)
 }
 
 /// The records in `history`, oldest first.
@@ -191,7 +195,15 @@ pub fn append(
     let lock = lock_open_folder(folder, timeout).map_err(HistoryError::Lock)?;
     let history = &lock.dir;
     let existing = list(history)?;
-    let seq = existing.last().map_or(1, |n| n.seq + 1);
+    let seq = match existing.last() {
+        None => 1,
+        Some(last) => last.seq.checked_add(1).ok_or_else(|| {
+            HistoryError::Corrupt(CorruptRecord(format!(
+                "the record {} holds the last sequence number there is",
+                last.file
+            )))
+        })?,
+    };
     let random: String = (0..6)
         .map(|_| char::from(ALPHABET[fastrand::usize(..ALPHABET.len())]))
         .collect();
@@ -229,7 +241,10 @@ pub fn append(
 /// A record that cannot be removed is left; the next append tries again.
 fn prune(history: &Dir, older: Vec<StoredName>, newest: &StoredName, options: &HistoryOptions) {
     let mut count = older.len() + 1;
-    let mut total: u64 = older.iter().map(|n| n.size).sum::<u64>() + newest.size;
+    // Sizes come from file names, which anything could have written.
+    let mut total: u64 = older
+        .iter()
+        .fold(newest.size, |sum, n| sum.saturating_add(n.size));
     for name in older {
         if count <= options.max_entries && total <= options.max_bytes {
             break;
@@ -252,8 +267,19 @@ pub fn find(history: &Dir, change_id: &str) -> io::Result<Option<StoredName>> {
 pub fn read(history: &Dir, name: &StoredName) -> Result<(Record, Vec<u8>), HistoryError> {
     let bytes = read_file(history, name)?;
     let (record, payload) = Record::decode(&bytes).map_err(HistoryError::Corrupt)?;
+    if record.change_id != name.change_id {
+        return Err(HistoryError::Corrupt(CorruptRecord(format!(
+            "it calls itself {} but is filed as {}",
+            crate::text::excerpt::cut(&record.change_id, 40),
+            name.change_id
+        ))));
+    }
     Ok((record, payload.to_vec()))
 }
+
+/// Longest description line read: far more than any change of this
+/// program's limits writes.
+const MAX_HEADER: u64 = 64 << 20;
 
 /// Reads a record's description only.
 pub fn read_header(history: &Dir, name: &StoredName) -> Result<Record, HistoryError> {
@@ -267,8 +293,25 @@ pub fn read_header(history: &Dir, name: &StoredName) -> Result<Record, HistoryEr
         )));
     }
     head.clear();
-    io::BufRead::read_until(&mut reader, b'\n', &mut head)?;
-    Record::decode_header(head.strip_suffix(b"\n").unwrap_or(&head)).map_err(HistoryError::Corrupt)
+    io::BufRead::read_until(
+        &mut io::Read::take(&mut reader, MAX_HEADER),
+        b'\n',
+        &mut head,
+    )?;
+    let Some(line) = head.strip_suffix(b"\n") else {
+        return Err(HistoryError::Corrupt(CorruptRecord(
+            "its description is cut short".into(),
+        )));
+    };
+    let record = Record::decode_header(line).map_err(HistoryError::Corrupt)?;
+    if record.change_id != name.change_id {
+        return Err(HistoryError::Corrupt(CorruptRecord(format!(
+            "it calls itself {} but is filed as {}",
+            crate::text::excerpt::cut(&record.change_id, 40),
+            name.change_id
+        ))));
+    }
+    Ok(record)
 }
 
 fn open_record(history: &Dir, name: &StoredName) -> Result<std::fs::File, HistoryError> {
@@ -280,7 +323,9 @@ fn open_record(history: &Dir, name: &StoredName) -> Result<std::fs::File, Histor
 
 fn read_file(history: &Dir, name: &StoredName) -> Result<Vec<u8>, HistoryError> {
     let mut file = open_record(history, name)?;
-    let mut bytes = Vec::with_capacity(name.size as usize);
+    // The size in the name is only a hint: the file's own size bounds it.
+    let len = file.metadata()?.len();
+    let mut bytes = Vec::with_capacity(name.size.min(len) as usize);
     file.read_to_end(&mut bytes)?;
     Ok(bytes)
 }
@@ -447,6 +492,26 @@ mod tests {
         let history = open(&root).unwrap().unwrap();
         assert!(list(&history).unwrap().is_empty());
         assert!(dir.path().join(HISTORY_DIR).is_dir());
+    }
+
+    #[test]
+    fn the_folder_keeps_itself_out_of_git_even_when_made_by_someone_else() {
+        let (dir, root) = root();
+        // A history folder from before `.gitignore` was written, or made by hand.
+        std::fs::create_dir(dir.path().join(HISTORY_DIR)).unwrap();
+        kept(append(&root, &HistoryOptions::default(), WAIT, record("T"), &[]).unwrap());
+        let ignore = dir.path().join(HISTORY_DIR).join(".gitignore");
+        assert_eq!(std::fs::read(&ignore).unwrap(), b"*\n");
+        // One written otherwise is left as it is.
+        std::fs::write(&ignore, "*.rec\n").unwrap();
+        kept(append(&root, &HistoryOptions::default(), WAIT, record("T"), &[]).unwrap());
+        assert_eq!(std::fs::read(&ignore).unwrap(), b"*.rec\n");
+        let history = open(&root).unwrap().unwrap();
+        assert_eq!(
+            list(&history).unwrap().len(),
+            2,
+            "the .gitignore is no record"
+        );
     }
 
     #[test]

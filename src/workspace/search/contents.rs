@@ -23,8 +23,8 @@
 use std::fs::File;
 
 use crate::text::encoding::{UTF8_BOM, decode};
-use crate::workspace::beneath::read_limited_into;
 use crate::workspace::read::ReadError;
+use crate::workspace::read::read_limited_into;
 
 /// The text of a file, as UTF-8 bytes without a byte order mark.
 #[derive(Debug)]

@@ -33,6 +33,9 @@ use std::time::{Duration, Instant};
 
 use crate::text::encoding::UTF8_BOM;
 
+/// Files at least this large are read and searched with two threads.
+pub const PARALLEL_FROM: u64 = 4 << 20;
+
 /// How much each thread reads before it checks what it read.
 const PIECE: usize = 1 << 20;
 

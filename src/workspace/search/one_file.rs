@@ -46,7 +46,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::contents::{Contents, read_text};
-use super::halves::{HalvesText, read_in_halves};
+use super::halves::{HalvesText, PARALLEL_FROM, read_in_halves};
 use super::pattern::{LineMatch, Tally};
 use super::side_by_side::side_by_side;
 use super::walk::{FileHits, SearchRequest, SearchSummary, Skipped, skipped};
@@ -57,9 +57,6 @@ use crate::workspace::roots::ResolvedPath;
 /// The line of the last match a search of one file returns, once known:
 /// `usize::MAX` until then, 0 when there is none.
 pub type LastLine<'a> = &'a (dyn Fn() -> usize + Sync);
-
-/// Files at least this large are read and searched with two threads.
-pub const PARALLEL_FROM: u64 = 4 << 20;
 
 /// The text of the file searched, which the caller keeps while it shows the
 /// matches.

@@ -7,7 +7,7 @@ use super::merge::{Clash, Sides};
 use super::places::{Place, Prepared};
 use super::refusal::{ConflictReason, Refusal, Unfound};
 use super::render::Region;
-use super::verify::{Check, keys_of};
+use super::verify::{Check, keys_of, order_of};
 use crate::text::fuzzy::outcome::{Adjustment, PlannedEdit};
 
 /// How a place was found.
@@ -125,6 +125,18 @@ pub(crate) fn edit(
                 .collect(),
             search: keys_of(&prepared.search, &prepared.search_markers),
             new: keys_of(&prepared.new, &prepared.new_markers),
+            new_order: order_of(&prepared.new, &prepared.new_markers),
+            nearby: {
+                let reach = prepared.search.len();
+                let from = region.start.saturating_sub(reach);
+                let to = (region.end + reach).min(ctx.file.len());
+                ctx.file[from..to]
+                    .iter()
+                    .filter(|r| !r.is_blank())
+                    .map(|r| r.key.as_str())
+                    .collect()
+            },
+            elided: prepared.search_markers.iter().any(|m| *m),
             takes_break_before: rendered.text.is_empty(),
             splice: rendered.range.clone(),
             region: span,

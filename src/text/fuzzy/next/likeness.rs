@@ -12,6 +12,7 @@
 //! let totl = a + b;  let total = a + b;    noise (a typo in `total`)
 //! let max = a + b;   let min = a + b;      different (short words have no typos)
 //! let total = a + 2; let total = a + 1;    different (a number)
+//! call5(x);          call6(x);             different (a number in a name)
 //! ```
 
 use rapidfuzz::distance::osa;
@@ -117,6 +118,12 @@ fn typo_apart(a: &str, b: &str) -> bool {
 /// short part, so they are two names), and a few edits apart in all.
 pub(crate) fn is_typo(a: &str, b: &str) -> bool {
     if kind(a) != Kind::Word || kind(b) != Kind::Word || a == b || !typo_apart(a, b) {
+        return false;
+    }
+    // A number is never a typo, inside a name either: `syscall5` and
+    // `syscall6` are two names.
+    let digits = |w: &str| w.chars().filter(char::is_ascii_digit).collect::<String>();
+    if digits(a) != digits(b) {
         return false;
     }
     let (pa, pb) = (parts(a), parts(b));
@@ -251,6 +258,10 @@ mod tests {
         );
         assert_eq!(likeness("12: let x = 1;", "let x = 1;"), Likeness::Differs);
         assert_eq!(likeness("foo();", "foo()"), Likeness::Differs);
+        assert_eq!(
+            likeness("fn syscall6_readonly(", "fn syscall5_readonly("),
+            Likeness::Differs
+        );
         assert_eq!(
             likeness("connect(host, port)", "connect(hostname, port)"),
             Likeness::Differs

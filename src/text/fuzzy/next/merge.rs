@@ -221,6 +221,10 @@ impl Sides<'_, '_> {
             return Err(Clash::MarkerInNew { t });
         }
 
+        if let Some(clash) = self.unclear_blank_run(&ours, &side, &base_of) {
+            return Err(clash);
+        }
+
         let mut merged = Merged {
             out: Vec::new(),
             typos: typo_words,
@@ -258,6 +262,63 @@ impl Sides<'_, '_> {
             return Err(Clash::KeptDiffer(kept_differ));
         }
         Ok(merged)
+    }
+
+    /// A line the caller adds next to a run of blank lines that the search
+    /// and the file count differently: which blank lines it goes between is
+    /// anyone's guess, so the edit is refused rather than guessed.
+    fn unclear_blank_run(
+        &self,
+        ours: &[Ours],
+        side: &[FileSide],
+        base_of: &[Option<usize>],
+    ) -> Option<Clash> {
+        let start = self.alignment.region.start;
+        for t in 0..self.theirs.len() {
+            if base_of[t].is_some() || self.theirs[t].is_blank() {
+                continue;
+            }
+            let before = (0..t).rev().find_map(|k| base_of[k]);
+            let after = (t + 1..self.theirs.len()).find_map(|k| base_of[k]);
+            let blank = |s: Option<usize>| s.is_some_and(|s| self.base[s].is_blank());
+            let Some(seed) = (if blank(before) {
+                before
+            } else {
+                after.filter(|_| blank(after))
+            }) else {
+                continue;
+            };
+            let mut lo = seed;
+            while lo > 0 && self.base[lo - 1].is_blank() {
+                lo -= 1;
+            }
+            let mut hi = seed;
+            while hi + 1 < self.base.len() && self.base[hi + 1].is_blank() {
+                hi += 1;
+            }
+            if let Some(s) = (lo..=hi).find(|&s| ours[s] == Ours::Missing) {
+                let f = (lo..=hi)
+                    .find_map(|x| match ours[x] {
+                        Ours::Pair(f, _) => Some(f),
+                        _ => None,
+                    })
+                    .unwrap_or(start);
+                return Some(Clash::LineMissing { s, f });
+            }
+            for (x, paired) in ours.iter().enumerate().take(hi + 1).skip(lo) {
+                let Ours::Pair(f, _) = *paired else { continue };
+                let spare = |g: usize| {
+                    g >= start
+                        && g < start + side.len()
+                        && side[g - start] == FileSide::Extra
+                        && self.file[g].is_blank()
+                };
+                if let Some(g) = [f.wrapping_sub(1), f + 1].into_iter().find(|&g| spare(g)) {
+                    return Some(Clash::ExtraLine { s: x, f: g });
+                }
+            }
+        }
+        None
     }
 
     fn chunk(
@@ -316,8 +377,10 @@ impl Sides<'_, '_> {
             .all(|f| at(f) == FileSide::Paired || !content_f(&f));
         if ours_unchanged {
             // Blank lines only the file has stay: as the blank lines theirs
-            // adds, where it adds some; else before the new line that takes
-            // the place of a file line after them; else after the change.
+            // adds, where it adds some; else before everything where they
+            // come before every paired line, or before the new line that
+            // takes the place of a file line after them; else after the
+            // change.
             let mut spare: Vec<usize> = c
                 .ours
                 .clone()
@@ -330,6 +393,14 @@ impl Sides<'_, '_> {
                 .count();
             let mut reused: Vec<usize> = spare.drain(..added_blanks.min(spare.len())).collect();
             reused.reverse();
+            // Those before every line the search pairs keep their place at
+            // the top: the caller's lines take the places of the lines after.
+            if let Some(first) = c.ours.clone().find(|&f| at(f) == FileSide::Paired) {
+                merged
+                    .out
+                    .extend(spare.iter().copied().filter(|&f| f < first).map(Out::Disk));
+                spare.retain(|&f| f >= first);
+            }
             for t in c.theirs.clone() {
                 // A line the caller kept that stands for nothing in the file
                 // (a blank line only the search has) is not written.
@@ -387,7 +458,7 @@ impl Sides<'_, '_> {
                 .clone()
                 .all(|f| at(f) != FileSide::Paired || !content_f(&f));
         if left_out {
-            if let Some(out) = self.written_out(&c) {
+            if let Some(out) = self.written_out(&c, |f| at(f) == FileSide::Hidden) {
                 merged.out.extend(out);
                 return Ok(());
             }
@@ -426,33 +497,65 @@ impl Sides<'_, '_> {
         })
     }
 
-    /// Theirs' lines paired with the base and file lines they replace: in
-    /// order, each paired line of the base with the next line of theirs that
-    /// is like it (lines theirs adds in between stay unpaired).
+    /// Theirs' lines paired with the base and file lines they replace: the
+    /// pairing in order that is most alike in total, each pair at least
+    /// `paired_rewrite` alike (lines theirs adds in between stay unpaired).
+    /// The most alike, not the first alike: a line added before the rewrite
+    /// of a line must not take that line's place.
     fn positional_pairs(&self, c: &Chunk, ours: &[Ours]) -> Vec<(usize, (usize, usize))> {
-        let mut out = Vec::new();
-        let mut next = c.theirs.start;
-        for s in c.base.clone() {
-            let Ours::Pair(f, _) = ours[s] else { continue };
-            if self.base[s].is_blank() {
-                continue;
+        let bases: Vec<(usize, usize)> = c
+            .base
+            .clone()
+            .filter_map(|s| match ours[s] {
+                Ours::Pair(f, _) if !self.base[s].is_blank() => Some((s, f)),
+                _ => None,
+            })
+            .collect();
+        let theirs: Vec<usize> = c
+            .theirs
+            .clone()
+            .filter(|&t| !self.theirs[t].is_blank())
+            .collect();
+        let like = |i: usize, j: usize| {
+            let (a, b) = (&self.base[bases[i].0].key, &self.theirs[theirs[j]].key);
+            let r = rapidfuzz::fuzz::ratio(a.chars(), b.chars());
+            (r >= COSTS.paired_rewrite).then_some(r)
+        };
+        let (n, m) = (bases.len(), theirs.len());
+        // best[i][j]: the most total likeness pairing bases[i..] with theirs[j..].
+        let mut best = vec![vec![0.0f64; m + 1]; n + 1];
+        for i in (0..n).rev() {
+            for j in (0..m).rev() {
+                let mut b = best[i + 1][j].max(best[i][j + 1]);
+                if let Some(r) = like(i, j) {
+                    b = b.max(r + best[i + 1][j + 1]);
+                }
+                best[i][j] = b;
             }
-            let like = (next..c.theirs.end).find(|&t| {
-                let (a, b) = (&self.base[s].key, &self.theirs[t].key);
-                !self.theirs[t].is_blank()
-                    && rapidfuzz::fuzz::ratio(a.chars(), b.chars()) >= COSTS.paired_rewrite
-            });
-            if let Some(t) = like {
-                out.push((t, (s, f)));
-                next = t + 1;
+        }
+        let mut out = Vec::new();
+        let (mut i, mut j) = (0, 0);
+        while i < n && j < m {
+            match like(i, j) {
+                Some(r) if best[i][j] == r + best[i + 1][j + 1] => {
+                    out.push((theirs[j], bases[i]));
+                    i += 1;
+                    j += 1;
+                }
+                _ if best[i][j] == best[i + 1][j] => i += 1,
+                _ => j += 1,
             }
         }
         out
     }
 
     /// The chunk as `new_content` writes out file lines the search left out:
-    /// every such line of text has, in order, a line of theirs like it.
-    fn written_out(&self, c: &Chunk) -> Option<Vec<Out>> {
+    /// every such line of text has, in order, a line of theirs like it. Only
+    /// a line a marker stands for may be written out rewritten: the caller
+    /// knew it was there. A line the search lacks without a marker may be
+    /// one the caller never saw (the file moved on), and a new line that
+    /// looks like it is no claim to replace it.
+    fn written_out(&self, c: &Chunk, hidden: impl Fn(usize) -> bool) -> Option<Vec<Out>> {
         let lines: Vec<usize> = c
             .ours
             .clone()
@@ -463,7 +566,10 @@ impl Sides<'_, '_> {
         for f in lines {
             let found = (next..c.theirs.end).find(|&t| {
                 let (a, b) = (&self.file[f].key, &self.theirs[t].key);
-                a == b || rapidfuzz::fuzz::ratio(a.chars(), b.chars()) >= COSTS.rewritten
+                a == b
+                    || likeness(a, b) != Likeness::Differs
+                    || (hidden(f)
+                        && rapidfuzz::fuzz::ratio(a.chars(), b.chars()) >= COSTS.rewritten)
             })?;
             matched.push((found, f));
             next = found + 1;

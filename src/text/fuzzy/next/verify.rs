@@ -8,8 +8,8 @@
 //!
 //! - every line the plan adds is one `new_content` adds, up to a typo;
 //! - every line the plan removes is one `search_context` removes, up to a
-//!   typo, or one the caller never showed and `new_content` writes out
-//!   rewritten;
+//!   typo, or one the caller never showed and `new_content` writes out (up
+//!   to a typo, or rewritten where a marker stands for it);
 //! - every line `new_content` adds is in the region afterwards;
 //! - no line `search_context` removes is left in more copies than
 //!   `new_content` has;
@@ -20,6 +20,8 @@
 
 use std::collections::HashMap;
 use std::ops::Range;
+
+use similar::{Algorithm, DiffOp, capture_diff_slices};
 
 use super::costs::COSTS;
 use super::likeness::{Likeness, likeness};
@@ -68,6 +70,22 @@ fn copies(keys: &[&str], key: &str) -> usize {
     keys.iter().filter(|k| **k == key || alike(k, key)).count()
 }
 
+/// What a marker's line is in [`Check::new_order`]: any lines may stand
+/// next to it.
+pub(crate) const MARKER: &str = "\u{1}marker";
+
+/// Whether `got`, a neighbour in the file after the edit, is the neighbour
+/// `want` that `new_content` gives; the region's edges and markers stand for
+/// lines the check does not see. Up to a typo only where the file has no
+/// line that is exactly `want`: of two look-alike lines, the one the caller
+/// wrote is the one meant.
+fn fits(got: Option<&str>, want: Option<&str>, file: &[&str]) -> bool {
+    match (got, want) {
+        (_, Some(MARKER)) | (None, _) | (_, None) => true,
+        (Some(a), Some(b)) => a == b || (!file.contains(&b) && alike(a, b)),
+    }
+}
+
 fn brief(key: &str) -> String {
     crate::text::excerpt::brief(key).to_string()
 }
@@ -82,9 +100,15 @@ pub(crate) struct Check<'a> {
     pub search: Vec<&'a str>,
     /// Keys of `new_content`'s lines (markers left out).
     pub new: Vec<&'a str>,
+    /// Keys of `new_content`'s lines in order, markers as [`MARKER`].
+    pub new_order: Vec<&'a str>,
+    /// Keys of the file's lines in and around the region.
+    pub nearby: Vec<&'a str>,
     /// The bytes the plan replaces, and the region's bytes, in the file.
     pub splice: Range<usize>,
     pub region: Range<usize>,
+    /// Whether the search has markers standing for lines it leaves out.
+    pub elided: bool,
     /// Whether the splice may reach back over the line break before the
     /// region (the last lines of a file without a final newline removed).
     pub takes_break_before: bool,
@@ -121,11 +145,14 @@ impl Check<'_> {
                 continue;
             }
             // A line the caller never showed may go where new_content writes
-            // it out rewritten.
+            // it out: as it is (up to noise), or rewritten where a marker
+            // told the caller it was there.
             let unseen = !self.search.iter().any(|s| alike(s, line));
             let rewritten = if unseen {
                 unclaimed_added.iter().position(|a| {
-                    rapidfuzz::fuzz::ratio(a.chars(), line.chars()) >= COSTS.rewritten
+                    alike(a, line)
+                        || (self.elided
+                            && rapidfuzz::fuzz::ratio(a.chars(), line.chars()) >= COSTS.rewritten)
                 })
             } else {
                 None
@@ -150,6 +177,7 @@ impl Check<'_> {
                 ));
             }
         }
+        self.in_place()?;
         for line in &caller_removed {
             if copies(&self.after, line) > copies(&self.new, line)
                 && copies(&self.before, line) >= copies(&self.search, line)
@@ -162,6 +190,57 @@ impl Check<'_> {
         }
         Ok(())
     }
+}
+
+impl Check<'_> {
+    /// Every line the plan writes that the file did not have stands between
+    /// the lines `new_content` puts it between: the same lines in another
+    /// order are another edit.
+    fn in_place(&self) -> Result<(), String> {
+        for op in capture_diff_slices(Algorithm::Myers, &self.before, &self.after) {
+            let written = match op {
+                DiffOp::Insert {
+                    new_index, new_len, ..
+                }
+                | DiffOp::Replace {
+                    new_index, new_len, ..
+                } => new_index..new_index + new_len,
+                _ => continue,
+            };
+            for i in written {
+                let line = self.after[i];
+                let prev = i.checked_sub(1).map(|k| self.after[k]);
+                let next = self.after.get(i + 1).copied();
+                let placed = self
+                    .new_order
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, k)| **k == line || alike(k, line))
+                    .any(|(j, _)| {
+                        let want_prev = j.checked_sub(1).map(|k| self.new_order[k]);
+                        let want_next = self.new_order.get(j + 1).copied();
+                        fits(prev, want_prev, &self.nearby) && fits(next, want_next, &self.nearby)
+                    });
+                if !placed {
+                    return Err(format!(
+                        "it would write `{}` between other lines than new_content puts it between",
+                        brief(line)
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The keys of rows in order, blank lines left out and markers as
+/// [`MARKER`].
+pub(crate) fn order_of<'a>(rows: &'a [Row<'a>], markers: &[bool]) -> Vec<&'a str> {
+    rows.iter()
+        .zip(markers)
+        .filter(|(r, m)| **m || !r.is_blank())
+        .map(|(r, m)| if *m { MARKER } else { r.key.as_str() })
+        .collect()
 }
 
 /// The keys of rows, markers and blank lines left out.
@@ -188,8 +267,11 @@ mod tests {
             after: after.to_vec(),
             search: search.to_vec(),
             new: new.to_vec(),
+            new_order: new.to_vec(),
+            nearby: before.to_vec(),
             splice: 10..20,
             region: 10..20,
+            elided: true,
             takes_break_before: false,
         }
         .run()
@@ -257,10 +339,56 @@ mod tests {
             after: vec![],
             search: vec![],
             new: vec![],
+            new_order: vec![],
+            nearby: vec![],
             splice: 5..20,
             region: 10..20,
+            elided: false,
             takes_break_before: false,
         };
         assert!(c.run().is_err());
+    }
+
+    #[test]
+    fn the_caller_s_lines_in_another_order_fail() {
+        let err = check(
+            &["a", "b", "c"],
+            &["a", "b", "x", "c"],
+            &["a", "b", "c"],
+            &["a", "x", "b", "c"],
+        )
+        .unwrap_err();
+        assert!(err.contains("between other lines"), "{err}");
+        // Next to a look-alike of the line the caller wrote, while the file
+        // has that very line.
+        let err = check(
+            &["le16 = u16", "be16 = u16", "c"],
+            &["le16 = u16", "be16 = u16", "x", "c"],
+            &["le16 = u16", "c"],
+            &["le16 = u16", "x", "c"],
+        )
+        .unwrap_err();
+        assert!(err.contains("between other lines"), "{err}");
+    }
+
+    #[test]
+    fn an_unseen_line_goes_only_as_written_out_or_under_a_marker() {
+        let mut c = Check {
+            before: vec!["a", "audit cache 324", "b"],
+            after: vec!["a", "audit cache 325", "b"],
+            search: vec!["a", "b"],
+            new: vec!["a", "audit cache 325", "b"],
+            new_order: vec!["a", "audit cache 325", "b"],
+            nearby: vec!["a", "audit cache 324", "b"],
+            splice: 10..20,
+            region: 10..20,
+            elided: false,
+            takes_break_before: false,
+        };
+        let err = c.run().unwrap_err();
+        assert!(err.contains("would remove"), "{err}");
+        c.elided = true;
+        c.new_order = vec!["a", MARKER, "audit cache 325", "b"];
+        assert_eq!(c.run(), Ok(()));
     }
 }

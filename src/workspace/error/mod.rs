@@ -3,10 +3,14 @@
 use std::fmt;
 use std::path::PathBuf;
 
-use super::batch::CommitFailure;
+mod commit_failure;
+mod relocate_error;
+
+pub use commit_failure::CommitFailure;
+pub use relocate_error::RelocateError;
+
 use super::file_lock::LockError;
 use super::read::ReadError;
-use super::relocate::RelocateError;
 use super::roots::PathError;
 use crate::text::encoding::EncodeError;
 
@@ -99,6 +103,32 @@ pub enum WorkspaceError {
         /// The path.
         path: PathBuf,
     },
+    /// The file has no write bit for this process.
+    ReadOnlyFile {
+        /// The file.
+        path: PathBuf,
+        /// Its permission bits.
+        mode: u32,
+    },
+    /// The file has other names (hard links), which a replacing edit would
+    /// leave on the old text.
+    HardLinked {
+        /// The file.
+        path: PathBuf,
+        /// How many names it has.
+        links: u64,
+    },
+    /// Another program changed the file between its read and its rename.
+    ChangedMeanwhile {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The path is in the trash, which only RemoveFile puts files into and
+    /// Move takes them out of.
+    InTrash {
+        /// The path.
+        path: PathBuf,
+    },
 }
 
 impl fmt::Display for WorkspaceError {
@@ -165,6 +195,26 @@ impl fmt::Display for WorkspaceError {
                 path.display()
             ),
             WorkspaceError::BatchCommit(failure) => failure.fmt(f),
+            WorkspaceError::ReadOnlyFile { path, mode } => write!(
+                f,
+                "{} is read-only (mode {mode:04o}), so it was not edited; nothing was written",
+                path.display()
+            ),
+            WorkspaceError::HardLinked { path, links } => write!(
+                f,
+                "{} has {links} names (hard links); an edit puts a new file in place of this name only, which would leave the other names on the old text, so it was not edited; nothing was written",
+                path.display()
+            ),
+            WorkspaceError::ChangedMeanwhile { path } => write!(
+                f,
+                "{} changed while it was being edited (another program wrote to it); its content now was kept and nothing was written",
+                path.display()
+            ),
+            WorkspaceError::InTrash { path } => write!(
+                f,
+                "{} is in the trash (.trash), which no tool writes; nothing was written",
+                path.display()
+            ),
             WorkspaceError::InHistory { path } => write!(
                 f,
                 "{} is in the edit history folder (.history), which only the history itself changes; nothing was written",
@@ -179,5 +229,11 @@ impl std::error::Error for WorkspaceError {}
 impl From<PathError> for WorkspaceError {
     fn from(e: PathError) -> Self {
         WorkspaceError::Path(e)
+    }
+}
+
+impl From<RelocateError> for WorkspaceError {
+    fn from(e: RelocateError) -> Self {
+        WorkspaceError::Relocate(e)
     }
 }
