@@ -360,7 +360,10 @@ fn the_example_vault_keeps_its_links_when_the_garden_note_moves() {
          - A fourth bed for herbs, next to the [three in the plan](../archive/garden.md#plan).\n\
          - Rain barrel for the [garden][garden].\n\
          - Compost bin: ask in the [[2026-05-01|daily log]] how much space is left.\n\n\
-         [garden]: ../archive/garden.md \"Garden project\"\n"
+         [garden]: ../archive/garden.md \"Garden project\"\n\n\
+         ## Related\n\n\
+         - The [[Veg patch]] needs mulch before the herbs go in: [[garden#^tasks-1]].\n\
+         - More beds would be #project/alpha/x, the second stage.\n"
     );
     let daily = v.read_string("notes/2026-05-01.md");
     assert!(daily.contains("[planting table](../archive/garden.md#beds)"));

@@ -165,14 +165,52 @@ fn read_only_offers_only_tools_that_change_nothing() {
             "ListFiles",
             "get_text_file_contents",
             "EditHistory",
-            "CheckLinks"
+            "CheckLinks",
+            "Backlinks",
+            "Properties",
+            "Tags"
         ]
     );
+    // Properties and Tags stay for their reads (their writes are refused),
+    // so they keep saying that they can write.
+    for tool in &tools {
+        let writes = matches!(tool["name"].as_str(), Some("Properties" | "Tags"));
+        assert_eq!(
+            tool["annotations"]["readOnlyHint"] == true,
+            !writes,
+            "{tool}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn read_only_instructions_say_the_server_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let command = tokio::process::Command::new(BIN).configure(|cmd| {
+        cmd.arg(dir.path())
+            .args(["--read-only", "--toolsets", "all"]);
+    });
+    let (transport, _) = TokioChildProcess::builder(command)
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let client = ().serve(transport).await.unwrap();
+    let instructions = client
+        .peer_info()
+        .and_then(|i| i.instructions.clone())
+        .unwrap_or_default();
     assert!(
-        tools
-            .iter()
-            .all(|t| t["annotations"]["readOnlyHint"] == true)
+        instructions.contains(
+            "This server is read-only: it can inspect, read and search files, not change them. \
+             Properties and Tags only read: a call that would change a note is refused."
+        ),
+        "{instructions}"
     );
+    assert!(
+        !instructions.contains("rename changes a tag"),
+        "{instructions}"
+    );
+    client.cancel().await.unwrap();
 }
 
 #[test]
@@ -193,11 +231,21 @@ fn toolsets_pick_the_tools() {
             "EditHistory",
             "UndoEdit",
             "Batch",
-            "CheckLinks"
+            "CheckLinks",
+            "Backlinks",
+            "Properties",
+            "Tags"
         ]
     );
     assert_eq!(names(&tools_json(&["--toolsets", "code"])), ["edit_code"]);
-    assert_eq!(names(&tools_json(&["--toolsets", "links"])), ["CheckLinks"]);
+    assert_eq!(
+        names(&tools_json(&["--toolsets", "links"])),
+        ["CheckLinks", "Backlinks"]
+    );
+    assert_eq!(
+        names(&tools_json(&["--toolsets", "vault"])),
+        ["Properties", "Tags"]
+    );
     assert_eq!(
         names(&tools_json(&["--toolsets", "history"])),
         ["EditHistory", "UndoEdit"]
@@ -206,7 +254,7 @@ fn toolsets_pick_the_tools() {
         names(&tools_json(&["--toolsets", "history", "--no-history"])),
         Vec::<String>::new()
     );
-    assert_eq!(names(&tools_json(&["--toolsets", "all"])).len(), 21);
+    assert_eq!(names(&tools_json(&["--toolsets", "all"])).len(), 24);
     assert_eq!(names(&tools_json(&["--toolsets", "patch"])), ["ApplyPatch"]);
     let bad = std::process::Command::new(BIN)
         .args(["tools", "--toolsets", "text,nope"])

@@ -92,7 +92,7 @@ impl TextServer {
     }
 
     fn guidance(&self) -> String {
-        guidance(&self.registry.names())
+        guidance(&self.registry.names(), self.registry.read_only())
     }
 
     /// The same server for another client session: same tools and settings,

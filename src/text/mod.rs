@@ -20,6 +20,7 @@ pub mod literal;
 pub mod markdown;
 pub mod patch;
 pub mod plain;
+pub mod properties;
 pub mod range_patch;
 pub mod symbol;
 pub mod syntax;

@@ -50,6 +50,8 @@ pub enum Target {
     Anchor(String),
     /// An INI-style `[section]` (read only).
     Section(String),
+    /// The paragraph or list item marked `^id` (the id without `^`).
+    Block(String),
     /// A definition in a source file (see [`super::symbol`]): its name and
     /// which part of it.
     Symbol {
@@ -88,6 +90,7 @@ impl Target {
             Target::CodeBlock { .. } => "codeBlock",
             Target::Anchor(_) => "anchor",
             Target::Section(_) => "section",
+            Target::Block(_) => "block",
             Target::Symbol { part, .. } => match part {
                 SymbolPart::Whole => "symbol",
                 SymbolPart::Body => "symbolBody",
@@ -209,6 +212,13 @@ pub enum TargetError {
     },
     /// `end` is required for this use of a lines target.
     LinesNeedEnd,
+    /// No block has that id.
+    BlockNotFound {
+        /// The id asked for.
+        id: String,
+        /// The ids the file has.
+        ids: Vec<String>,
+    },
     /// A code block inside a list item or block quote, whose lines carry the
     /// container's indentation or `>` markers.
     NestedCodeBlock {
@@ -275,6 +285,17 @@ impl fmt::Display for TargetError {
             TargetError::LinesNeedEnd => f.write_str(
                 "the lines target needs both start and end for replace and delete",
             ),
+            TargetError::BlockNotFound { id, ids } if ids.is_empty() => write!(
+                f,
+                "block '^{}' was not found: the file has no block ids",
+                super::excerpt::brief(id)
+            ),
+            TargetError::BlockNotFound { id, ids } => write!(
+                f,
+                "block '^{}' was not found; the file's block ids: {}",
+                super::excerpt::brief(id),
+                ids.iter().take(20).map(|i| format!("^{i}")).collect::<Vec<_>>().join(", ")
+            ),
             TargetError::NestedCodeBlock { index, .. } => write!(
                 f,
                 "code block {index} sits inside a list item or block quote, so its lines carry the container's indentation or '>' markers and cannot be replaced as plain content"
@@ -322,11 +343,17 @@ impl TargetError {
                 s.push("Use TextInspect to list the code blocks".into());
                 s
             }
-            TargetError::AnchorNotFound { nearest, .. } => {
-                let mut s: Vec<String> = nearest
-                    .iter()
-                    .map(|a| format!("Similar anchor: '{a}'"))
-                    .collect();
+            TargetError::AnchorNotFound { id, nearest } => {
+                let mut s: Vec<String> = Vec::new();
+                let written = id.trim().trim_start_matches('#');
+                if let Some(block) = written.strip_prefix('^') {
+                    s.push(format!(
+                        "'^{}' is a block id, not an anchor: use target {{\"block\": \"^{}\"}}",
+                        super::excerpt::brief(block),
+                        super::excerpt::brief(block)
+                    ));
+                }
+                s.extend(nearest.iter().map(|a| format!("Similar anchor: '{a}'")));
                 s.push("Use TextInspect to see all anchors (heading slugs, {#id} and <a id>)".into());
                 s
             }
@@ -335,6 +362,9 @@ impl TargetError {
             }
             TargetError::LinesNeedEnd => vec![
                 "Give the range as {\"lines\": {\"start\": N, \"end\": M}} (end = start for one line)".into(),
+            ],
+            TargetError::BlockNotFound { .. } => vec![
+                "TextInspect lists the block ids; TextPatch operation 'blockId' gives a paragraph one".into(),
             ],
             TargetError::NestedCodeBlock { lines, .. } => {
                 let mut s = Vec::new();
@@ -501,11 +531,28 @@ pub fn resolve_read(
             let section = plain::find_section(plain, query).map_err(TargetError::Section)?;
             Ok(range(LineSpan::new(section.line, section.end_line)))
         }
+        Target::Block(id) => {
+            markdown_outline(md, "block")?;
+            let block = find_block(doc, id)?;
+            Ok(range(LineSpan::new(block.first, block.last)))
+        }
         Target::BeforeHeading(_) | Target::AppendToSection(_) => Err(TargetError::WrongOperation {
             kind: target.kind(),
             operation: Operation::Replace,
         }),
         Target::Symbol { .. } => Err(TargetError::NotSource),
+    }
+}
+
+/// The block with id `id` in `doc`.
+fn find_block(doc: &Document, id: &str) -> Result<markdown::BlockRef, TargetError> {
+    let refs = markdown::block_refs(doc.text());
+    match refs.iter().find(|b| b.id == id) {
+        Some(block) => Ok(block.clone()),
+        None => Err(TargetError::BlockNotFound {
+            id: id.to_string(),
+            ids: refs.into_iter().map(|b| b.id).collect(),
+        }),
     }
 }
 
@@ -696,6 +743,22 @@ pub fn resolve_edit(
                     }),
                 }),
             }
+        }
+        Target::Block(id) => {
+            markdown_outline(md, "block")?;
+            let block = find_block(doc, id)?;
+            let site = match operation {
+                Operation::Insert => EditSite::InsertBefore(block.last + 1),
+                Operation::Replace | Operation::Delete => EditSite::Lines {
+                    first: block.first,
+                    last: block.last,
+                },
+            };
+            Ok(ResolvedEdit {
+                site,
+                indent: IndentRule::AsGiven,
+                note: None,
+            })
         }
         Target::Anchor(_) | Target::Section(_) => Err(wrong()),
         Target::Symbol { .. } => Err(TargetError::NotSource),

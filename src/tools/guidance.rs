@@ -5,7 +5,7 @@
 //! ```
 //! use mcp_server_text::tools::guidance::guidance;
 //!
-//! let text = guidance(&["TextInspect", "TextRead", "TextReplace"]);
+//! let text = guidance(&["TextInspect", "TextRead", "TextReplace"], false);
 //! assert!(text.contains("TextReplace"));
 //! assert!(!text.contains("edit_code"));
 //! ```
@@ -13,16 +13,31 @@
 /// The name of the MCP prompt carrying the guidance.
 pub const PROMPT_NAME: &str = "editing-guide";
 
-/// The guidance for a server offering `tools`.
-pub fn guidance(tools: &[&str]) -> String {
+/// The guidance for a server offering `tools`; `read_only` when it was
+/// started `--read-only` (Tags and Properties are then offered for their reads).
+pub fn guidance(tools: &[&str], read_only: bool) -> String {
     let on = |name: &str| tools.contains(&name);
     let mut out = String::from(
         "mcp-server-text: tools to inspect, read, search and edit text, Markdown and source files inside the allowed folders. Paths are absolute or relative to the first root.\n",
     );
-    if tools.iter().all(|t| is_read_only(t)) {
+    // A server whose tools all read is read-only too, though not started so.
+    let read_only = read_only || tools.iter().all(|t| is_read_only(t));
+    if read_only {
         out.push_str(
-            "\nThis server is read-only: it can inspect, read and search files, not change them.\n",
+            "\nThis server is read-only: it can inspect, read and search files, not change them.",
         );
+        let readers: Vec<&str> = ["Properties", "Tags"]
+            .into_iter()
+            .filter(|t| on(t))
+            .collect();
+        if !readers.is_empty() {
+            out.push_str(&format!(
+                " {} only {}: a call that would change a note is refused.",
+                readers.join(" and "),
+                if readers.len() == 1 { "reads" } else { "read" }
+            ));
+        }
+        out.push('\n');
     }
 
     let mut reading = Vec::new();
@@ -42,6 +57,9 @@ pub fn guidance(tools: &[&str]) -> String {
             "- CheckLinks finds broken links in Markdown files (missing files, notes, headings and anchors, with the nearest match)."
         });
     }
+    if on("Backlinks") {
+        reading.push("- Backlinks lists the links into a note (or one heading or ^block of it) from every other note: wikilinks, embeds, aliases and Markdown links; unlinked: true adds plain-text mentions of its name or aliases, with the link to write there.");
+    }
     if on("ListDirectories") || on("ListFiles") {
         reading.push("- ListDirectories and ListFiles show what exists.");
     }
@@ -51,6 +69,30 @@ pub fn guidance(tools: &[&str]) -> String {
     if !reading.is_empty() {
         out.push_str("\n### Finding and reading\n");
         out.push_str(&reading.join("\n"));
+        out.push('\n');
+    }
+
+    let mut vault = Vec::new();
+    if on("Properties") {
+        vault.push(if read_only {
+            "- Properties without set or delete gives every frontmatter key of a note with its value (as JSON)."
+        } else {
+            "- Properties gets, sets and deletes frontmatter keys (values as JSON), changing only those keys' lines: order, comments and quoting stay, lists keep the file's style, a missing block is created at the top. Never edit YAML lines by hand."
+        });
+    }
+    if on("Tags") {
+        vault.push(if read_only {
+            "- Tags without add, remove or rename lists the tags of every note (or of filePath) with counts: frontmatter tags and inline #tags (not in code, links, URLs or comments)."
+        } else {
+            "- Tags reads frontmatter tags and inline #tags (not in code, links, URLs or comments). add/remove change a note's frontmatter tags (remove with inline: true also deletes its #tags); rename changes a tag and its children in every note as one change with one undo, and names in skipped any note whose frontmatter does not parse."
+        });
+    }
+    if on("TextRead") && on("TextPatch") {
+        vault.push("- A paragraph ending with ^id is a block: TextRead and TextPatch take target {\"block\": \"^id\"}; TextPatch operation 'blockId' gives a paragraph an id to link to ([[note#^id]]).");
+    }
+    if !vault.is_empty() && (on("Properties") || on("Tags")) {
+        out.push_str("\n### Notes as a vault (Obsidian)\n");
+        out.push_str(&vault.join("\n"));
         out.push('\n');
     }
 
@@ -260,6 +302,7 @@ fn is_read_only(tool: &str) -> bool {
             | "get_text_file_contents"
             | "EditHistory"
             | "CheckLinks"
+            | "Backlinks"
     )
 }
 
@@ -269,21 +312,24 @@ mod tests {
 
     #[test]
     fn mentions_only_enabled_tools() {
-        let all = guidance(&[
-            "TextInspect",
-            "TextRead",
-            "TextPatch",
-            "TextReplace",
-            "edit_code",
-        ]);
+        let all = guidance(
+            &[
+                "TextInspect",
+                "TextRead",
+                "TextPatch",
+                "TextReplace",
+                "edit_code",
+            ],
+            false,
+        );
         assert!(all.contains("appendToSection"));
         assert!(all.contains("1. TextReplace"));
-        let read_only = guidance(&["TextInspect", "TextRead"]);
+        let read_only = guidance(&["TextInspect", "TextRead"], false);
         assert!(read_only.contains("read-only"));
         assert!(!read_only.contains("TextReplace"));
         assert!(!read_only.contains("Editing best practices"));
         assert!(!read_only.contains("RemoveFile"));
-        let files = guidance(&["ListFiles", "Move", "RemoveFile"]);
+        let files = guidance(&["ListFiles", "Move", "RemoveFile"], false);
         assert!(files.contains("the Move call that restores it"));
     }
 
@@ -298,7 +344,7 @@ mod tests {
 
     #[test]
     fn the_editor_set_alone_names_only_its_own_tools() {
-        let text = guidance(&EDITOR);
+        let text = guidance(&EDITOR, false);
         for tool in EDITOR {
             assert!(text.contains(tool), "{tool} missing from:\n{text}");
         }
@@ -333,7 +379,7 @@ mod tests {
                 .collect();
             for read_only in [false, true] {
                 let on = Registry::new(&sets, read_only).names();
-                let text = guidance(&on);
+                let text = guidance(&on, read_only);
                 for name in every.iter().filter(|n| !on.contains(n)) {
                     assert!(
                         !text.contains(name),
@@ -348,13 +394,37 @@ mod tests {
     fn mixed_sets_give_both_kinds_of_advice() {
         let mut tools = vec!["TextInspect", "TextRead", "TextPatch", "TextReplace"];
         tools.extend(EDITOR);
-        let text = guidance(&tools);
+        let text = guidance(&tools, false);
         assert!(text.contains("dryRun: true"));
         assert!(text.contains("dry_run: true"));
         assert!(text.contains("expectedHash"));
         assert!(text.contains("Pass file_hash"));
-        let only_reader = guidance(&["get_text_file_contents"]);
+        let only_reader = guidance(&["get_text_file_contents"], false);
         assert!(only_reader.contains("read-only"));
         assert!(!only_reader.contains("patch_text_file_contents"));
+    }
+
+    #[test]
+    fn a_read_only_server_says_so_and_offers_only_the_vault_reads() {
+        use crate::tools::registry::Registry;
+        use crate::tools::tool::Toolset;
+        let registry = Registry::new(&Toolset::ALL, true);
+        let text = guidance(&registry.names(), registry.read_only());
+        assert!(
+            text.contains("This server is read-only: it can inspect, read and search files, not change them. Properties and Tags only read: a call that would change a note is refused."),
+            "{text}"
+        );
+        assert!(text.contains("Tags without add, remove or rename lists"));
+        assert!(text.contains("Properties without set or delete gives"));
+        for write in ["rename changes a tag", "sets and deletes", "one undo"] {
+            assert!(!text.contains(write), "{write} offered in:\n{text}");
+        }
+        let vault = Registry::new(&[Toolset::Vault], true);
+        let text = guidance(&vault.names(), vault.read_only());
+        assert!(text.contains("read-only"), "{text}");
+        let writable = Registry::new(&Toolset::ALL, false);
+        let text = guidance(&writable.names(), writable.read_only());
+        assert!(!text.contains("read-only"), "{text}");
+        assert!(text.contains("rename changes a tag"));
     }
 }

@@ -13,7 +13,10 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
 use crate::text::format::{Format, format_of};
-use crate::text::markdown::{EntryKind, LinkContext, LinkedDocument, VaultIndex};
+use crate::text::markdown::{
+    EntryKind, LinkContext, LinkStyle, LinkedDocument, NoteLookup, VaultIndex, alias_names,
+};
+use crate::text::properties;
 use crate::workspace::Workspace;
 use crate::workspace::beneath::or_dot;
 use crate::workspace::roots::ResolvedPath;
@@ -35,6 +38,7 @@ pub struct RootLinks<'a> {
     pub suggest: bool,
     entries: HashMap<String, Option<EntryKind>>,
     documents: HashMap<String, Option<LinkedDocument>>,
+    aliases_loaded: bool,
 }
 
 impl<'a> RootLinks<'a> {
@@ -49,6 +53,40 @@ impl<'a> RootLinks<'a> {
             suggest: true,
             entries: HashMap::new(),
             documents: HashMap::new(),
+            aliases_loaded: false,
+        }
+    }
+
+    /// Reads the `aliases` of every note of the root into its index, once.
+    fn load_aliases(&mut self) {
+        if self.aliases_loaded {
+            return;
+        }
+        self.aliases_loaded = true;
+        let notes: Vec<String> = self
+            .notes()
+            .files()
+            .iter()
+            .filter(|f| format_of(Path::new(f.as_str())) == Format::Markdown)
+            .cloned()
+            .collect();
+        let mut found = Vec::new();
+        for rel in notes {
+            let Some(given) = self.absolute(&rel).to_str().map(str::to_string) else {
+                continue;
+            };
+            let Ok(file) = self.workspace.read(&given, None) else {
+                continue;
+            };
+            let aliases = note_aliases(file.doc.text());
+            if !aliases.is_empty() {
+                found.push((rel, aliases));
+            }
+        }
+        if let Some(index) = self.notes.as_mut() {
+            for (rel, aliases) in found {
+                index.add_aliases(&rel, &aliases);
+            }
         }
     }
 
@@ -69,6 +107,36 @@ impl<'a> RootLinks<'a> {
             self.root.join(path)
         }
     }
+}
+
+/// The aliases a note's frontmatter gives it (`aliases` or `alias`).
+pub fn note_aliases(text: &str) -> Vec<String> {
+    if !text.starts_with("---") && !text.starts_with("+++") {
+        return Vec::new();
+    }
+    let Ok(Some(props)) = properties::read(text) else {
+        return Vec::new();
+    };
+    props
+        .entries
+        .iter()
+        .filter(|p| p.key.eq_ignore_ascii_case("aliases") || p.key.eq_ignore_ascii_case("alias"))
+        .flat_map(|p| alias_names(&p.value))
+        .collect()
+}
+
+/// How the vault at `root` writes links: its `.obsidian/app.json`, or
+/// `None` when it has none.
+pub fn link_style(workspace: &Workspace, root: &Path) -> Option<LinkStyle> {
+    use std::io::Read;
+    let roots = workspace.roots();
+    let file = roots.dir(root)?.open(".obsidian/app.json").ok()?;
+    let mut text = String::new();
+    file.into_std()
+        .take(1 << 20)
+        .read_to_string(&mut text)
+        .ok()?;
+    Some(LinkStyle::from_app_json(&text))
 }
 
 /// `path` relative to `root`, with `/` between its components.
@@ -132,6 +200,13 @@ impl LinkContext for RootLinks<'_> {
             self.documents.insert(path.to_string(), parsed);
         }
         self.documents.get(path).and_then(Option::as_ref)
+    }
+
+    fn alias(&mut self, name: &str, from: &str) -> NoteLookup {
+        self.load_aliases();
+        self.notes
+            .as_ref()
+            .map_or(NoteLookup::Missing, |n| n.find_alias(name, from))
     }
 
     fn suggestions(&self) -> bool {

@@ -13,12 +13,10 @@ use serde::Serialize;
 
 use super::context::ToolContext;
 use super::error::ToolError;
-use super::link_context::{MAX_INDEXED_FILES, relative_to};
+use super::link_context::{MAX_INDEXED_FILES, link_style, relative_to};
 use crate::text::document::{Document, Splice};
 use crate::text::format::{Format, format_of};
-use crate::text::markdown::{
-    LinkRewrite, PathMove, VaultIndex, moved_path, rewrite_links, rewrite_links_to,
-};
+use crate::text::markdown::{LinkRewrite, PathMove, VaultIndex, moved_path, rewrite_links_styled};
 use crate::workspace::commit::{EntryKind, Relocation};
 use crate::workspace::roots::ResolvedPath;
 use crate::workspace::search::files::walk_files;
@@ -120,6 +118,7 @@ pub fn plan_link_updates(ctx: &ToolContext, plan: &Relocation) -> Result<LinkPla
         .collect();
     let before_index = VaultIndex::new(before_paths.iter().cloned());
     let after_index = VaultIndex::new(after_paths);
+    let style = link_style(&ctx.workspace, &root);
 
     let mut out = LinkPlan::default();
     for rel in &before_paths {
@@ -146,10 +145,17 @@ pub fn plan_link_updates(ctx: &ToolContext, plan: &Relocation) -> Result<LinkPla
             continue;
         }
         let index = file.doc.lines();
-        let mut rewrites = match moved_path(&moves, rel) {
-            Some(new) => rewrite_links(text, index, rel, &new, &moves, &before_index, &after_index),
-            None => rewrite_links_to(text, index, rel, &moves, &before_index, &after_index),
-        };
+        let new = moved_path(&moves, rel).unwrap_or_else(|| rel.clone());
+        let mut rewrites = rewrite_links_styled(
+            text,
+            index,
+            rel,
+            &new,
+            &moves,
+            &before_index,
+            &after_index,
+            style.as_ref(),
+        );
         if rewrites.is_empty() {
             continue;
         }

@@ -16,6 +16,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use serde_json::Value;
 
 use super::apply_patch::ApplyPatch;
+use super::backlinks::Backlinks;
 use super::batch::Batch;
 use super::check_links::CheckLinks;
 use super::context::ToolContext;
@@ -31,7 +32,9 @@ use super::error::ToolError;
 use super::list_directories::ListDirectories;
 use super::list_files::ListFiles;
 use super::move_path::Move;
+use super::properties::Properties;
 use super::remove_file::RemoveFile;
+use super::tags::Tags;
 use super::text_inspect::TextInspect;
 use super::text_patch::TextPatch;
 use super::text_read::TextRead;
@@ -63,6 +66,9 @@ pub fn all_tools() -> Vec<ToolEntry> {
         ToolEntry::of::<UndoEdit>(),
         ToolEntry::of::<Batch>(),
         ToolEntry::of::<CheckLinks>(),
+        ToolEntry::of::<Backlinks>(),
+        ToolEntry::of::<Properties>(),
+        ToolEntry::of::<Tags>(),
         ToolEntry::of::<ApplyPatch>(),
     ]
 }
@@ -71,17 +77,28 @@ pub fn all_tools() -> Vec<ToolEntry> {
 #[derive(Debug, Clone)]
 pub struct Registry {
     entries: Vec<ToolEntry>,
+    read_only: bool,
 }
 
 impl Registry {
-    /// The tools of `toolsets`; with `read_only`, only those that change nothing.
+    /// The tools of `toolsets`; with `read_only`, only those that change
+    /// nothing, and those that also read (Tags, Properties) refusing writes.
     pub fn new(toolsets: &[Toolset], read_only: bool) -> Registry {
         let entries = all_tools()
             .into_iter()
             .filter(|t| toolsets.contains(&t.toolset))
-            .filter(|t| !read_only || t.effects.read_only)
+            .filter(|t| !read_only || t.effects.reads_too)
+            .map(|mut t| {
+                t.refuses_writes = read_only;
+                t
+            })
             .collect();
-        Registry { entries }
+        Registry { entries, read_only }
+    }
+
+    /// Whether the server was started `--read-only` (its tools change nothing).
+    pub fn read_only(&self) -> bool {
+        self.read_only
     }
 
     /// The tools, in listing order.

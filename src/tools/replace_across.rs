@@ -102,6 +102,7 @@ pub fn replace_across(
         ),
         pattern: &query,
         file_pattern: Some(&file_pattern),
+        filter: None,
         extensions: &workspace.options().extensions,
         max_file_size: workspace.options().max_file_size,
         cancel: &cancel,

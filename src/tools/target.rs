@@ -37,10 +37,10 @@ impl TargetUse {
     fn accepted(self) -> &'static str {
         match self {
             TargetUse::Read => {
-                "lines {\"start\": N, \"end\": M}, heading \"## Title\", codeBlock {\"index\": N}, anchor \"anchor-id\", section \"[name]\", symbol \"Class.method\", symbolBody \"Class.method\""
+                "lines {\"start\": N, \"end\": M}, heading \"## Title\", codeBlock {\"index\": N}, anchor \"anchor-id\", section \"[name]\", block \"^block-id\", symbol \"Class.method\", symbolBody \"Class.method\""
             }
             TargetUse::Patch => {
-                "lines {\"start\": N, \"end\": M}, heading \"## Title\", beforeHeading \"## Title\", appendToSection \"## Title\", codeBlock {\"index\": N}, symbol \"Class.method\", symbolBody \"Class.method\", beforeSymbol \"Class.method\""
+                "lines {\"start\": N, \"end\": M}, heading \"## Title\", beforeHeading \"## Title\", appendToSection \"## Title\", codeBlock {\"index\": N}, block \"^block-id\", symbol \"Class.method\", symbolBody \"Class.method\", beforeSymbol \"Class.method\""
             }
         }
     }
@@ -127,6 +127,7 @@ impl JsonSchema for ReadTarget {
             ("codeBlock", code_block_schema()),
             ("anchor", text.clone()),
             ("section", text.clone()),
+            ("block", text.clone()),
             ("symbol", text.clone()),
             ("symbolBody", text),
         ])
@@ -150,6 +151,7 @@ impl JsonSchema for PatchTarget {
             ("beforeHeading", text.clone()),
             ("appendToSection", text.clone()),
             ("codeBlock", code_block_schema()),
+            ("block", text.clone()),
             ("symbol", text.clone()),
             ("symbolBody", text.clone()),
             ("beforeSymbol", text),
@@ -220,6 +222,7 @@ pub fn parse_target(value: &Value, use_: TargetUse) -> Result<Target, ToolError>
         "section" if use_ == TargetUse::Read => {
             Target::Section(text_value(key, inner).map_err(invalid)?)
         }
+        "block" => Target::Block(block_id(inner).map_err(invalid)?),
         "symbol" | "symbolBody" | "beforeSymbol" => {
             symbol_target(key, inner, use_).map_err(invalid)?
         }
@@ -284,6 +287,20 @@ fn text_value(key: &str, value: &Value) -> Result<String, String> {
             "{key} must be a string such as \"## Title\", got {}",
             kind_of(other)
         )),
+    }
+}
+
+/// A block id as written in a target: `tasks-1`, `^tasks-1` or `#^tasks-1`.
+fn block_id(value: &Value) -> Result<String, String> {
+    let text = text_value("block", value)?;
+    let id = text.trim().trim_start_matches('#').trim_start_matches('^');
+    if crate::text::markdown::is_block_id(id) {
+        Ok(id.to_string())
+    } else {
+        Err(format!(
+            "block '{}' is not a block id: ids are letters, digits and '-', e.g. \"^tasks-1\"",
+            brief(&text)
+        ))
     }
 }
 

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::args::TextArg;
+use super::block_id;
 use super::broken_links::edit_note;
 use super::context::ToolContext;
 use super::edit_report::{Preview, WriteSummary, context, join_notes, line_count_note};
@@ -55,9 +56,9 @@ pub enum PatchOperation {
 pub struct TextPatchParams {
     /// Path to the text file (absolute or relative to the first root).
     pub file_path: String,
-    /// Operation: 'replace', 'insert', or 'delete'.
+    /// Operation: 'replace', 'insert', 'delete', or 'blockId' (gives the paragraph or list item at a lines target's start an id to link to, ^id at its end, and returns it; content may name the id).
     pub operation: OperationArg,
-    /// Target specification as JSON. Use ONE of: lines {start,end}, heading, beforeHeading, appendToSection, codeBlock {index}, symbol, symbolBody, beforeSymbol ("Class.method").
+    /// Target specification as JSON. Use ONE of: lines {start,end}, heading, beforeHeading, appendToSection, codeBlock {index}, block "^id", symbol, symbolBody, beforeSymbol ("Class.method").
     pub target: PatchTarget,
     /// New content for replace and insert (whole lines; a trailing newline is optional).
     #[serde(default)]
@@ -104,12 +105,18 @@ impl JsonSchema for OperationArg {
     }
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({ "type": "string", "enum": ["replace", "insert", "delete"] })
+        schemars::json_schema!({ "type": "string", "enum": ["replace", "insert", "delete", "blockId"] })
     }
 }
 
+/// Whether the call is operation `blockId`, which gives a paragraph an id
+/// instead of editing lines.
+fn is_block_id_call(params: &TextPatchParams) -> bool {
+    params.operation.0.as_str().map(str::trim) == Some("blockId")
+}
+
 fn parse_operation(value: &Value) -> Result<Operation, ToolError> {
-    let accepted = "Use operation 'replace', 'insert' or 'delete'";
+    let accepted = "Use operation 'replace', 'insert', 'delete' or 'blockId'";
     match value.as_str().map(str::trim) {
         Some("replace") => Ok(Operation::Replace),
         Some("insert") => Ok(Operation::Insert),
@@ -162,6 +169,9 @@ pub struct TextPatchOutput {
     /// A large delete (over 50 lines, or whole sections with their subsections): how much went and how to get it back.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub warning: Option<String>,
+    /// blockId: the block's id (without ^).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub block_id: Option<String>,
 }
 
 impl Tool for TextPatch {
@@ -180,6 +190,7 @@ Operations:\n\
 - 'replace': Replace targeted lines with new content\n\
 - 'insert': Insert new content at target location\n\
 - 'delete': Remove targeted content\n\
+- 'blockId': Give the paragraph or list item at lines.start a ^block-id (content may name it) and return it as blockId\n\
 \n\
 Targeting (use ONE):\n\
 - lines: { \"start\": N, \"end\": M } - Target specific line range (insert goes before start)\n\
@@ -187,6 +198,7 @@ Targeting (use ONE):\n\
 - beforeHeading: \"## Title\" - Position before a heading (for insert)\n\
 - appendToSection: \"## Title\" - Append to the end of a markdown section, after its subsections (for insert)\n\
 - codeBlock: { \"index\": N } - Target the Nth code block's content, fences kept (insert appends to it)\n\
+- block: \"^block-id\" - The paragraph or list item ending with ^block-id (insert goes after it; replace keeps the id)\n\
 - symbol: \"Calc.add\" - A definition in source code, doc comment and attributes included (insert goes after it); symbolBody: its body (insert appends inside it); beforeSymbol: insert before it. \"fn add\", \"class Calc\" pick a kind; new text is re-indented to its place, and an edit that breaks the syntax is refused\n\
 \n\
 IMPORTANT:\n\
@@ -222,13 +234,28 @@ pub struct PatchPlan {
     target_note: Option<String>,
     template_note: Option<String>,
     large_delete: Option<LargeDelete>,
+    block_id: Option<String>,
 }
 
 /// The operation and target of a call, and whether content (or a template)
 /// goes with the operation: everything that does not depend on the file.
 fn arguments(params: &TextPatchParams) -> Result<(Operation, Target), ToolError> {
-    let operation = parse_operation(&params.operation.0)?;
     let target = parse_target(&params.target.0.0, TargetUse::Patch)?;
+    if is_block_id_call(params) {
+        if params.template.is_some() || params.variables.is_some() {
+            return Err(ToolError::new("operation 'blockId' takes no template")
+                .suggest("Pass the id to use as content, or nothing to have one made"));
+        }
+        if !matches!(target, Target::Lines { .. } | Target::Block(_)) {
+            return Err(ToolError::new(format!(
+                "operation 'blockId' needs a lines target naming a line of the paragraph or list item, not {}",
+                target.kind()
+            ))
+            .suggest("Use target {\"lines\": {\"start\": N}} with a line of the paragraph (TextInspect shows the lines)"));
+        }
+        return Ok((Operation::Insert, target));
+    }
+    let operation = parse_operation(&params.operation.0)?;
     check_template_arguments(params, operation)?;
     let has_content = params.content.is_some() || params.template.is_some();
     let content = params.content.as_ref().map(TextArg::as_str);
@@ -279,6 +306,29 @@ impl PlannedEdit for TextPatch {
         file: &OpenFile,
     ) -> Result<(Document, PatchPlan), ToolError> {
         let (operation, target) = arguments(params)?;
+        if is_block_id_call(params) {
+            block_id::require_vault(ctx, "Operation 'blockId'")?;
+        } else if matches!(target, Target::Block(_)) {
+            block_id::require_vault(ctx, "The block target")?;
+        }
+        if is_block_id_call(params) {
+            let given = params.content.as_ref().map(TextArg::as_str);
+            let planned = block_id::plan(given, file, &target).map_err(|e| match e {
+                block_id::Failure::Edit(e) => edit_error(e, &file.path.display()),
+                block_id::Failure::Tool(e) => e,
+            })?;
+            return Ok((
+                planned.after,
+                PatchPlan {
+                    operation: Operation::Insert,
+                    plan: planned.plan,
+                    target_note: planned.note,
+                    template_note: None,
+                    large_delete: None,
+                    block_id: Some(planned.id),
+                },
+            ));
+        }
         let filled = fill_template_content(ctx, params, file)?;
         if filled.as_ref().is_some_and(|f| f.text.is_empty()) {
             return Err(ToolError::new(
@@ -318,6 +368,18 @@ impl PlannedEdit for TextPatch {
             }
             _ => c.to_string(),
         });
+        // A replaced block keeps its id, so links to it keep working.
+        let mut kept_id = None;
+        let content = match (&target, operation, content) {
+            (Target::Block(id), Operation::Replace, Some(c)) => {
+                let (c, kept) = keep_block_id(&c, id);
+                kept_id = kept.then(|| {
+                    format!("The block's id ^{id} was added to the end of the new content, so links to it keep working")
+                });
+                Some(c)
+            }
+            (_, _, c) => c,
+        };
         let content = content.as_deref().unwrap_or("");
         let edit = match (resolved.site, operation) {
             (EditSite::Nothing(at), _) => {
@@ -327,6 +389,7 @@ impl PlannedEdit for TextPatch {
                     target_note: resolved.note,
                     template_note,
                     large_delete: None,
+                    block_id: None,
                 };
                 return Ok((doc.clone(), plan));
             }
@@ -358,9 +421,10 @@ impl PlannedEdit for TextPatch {
             PatchPlan {
                 operation,
                 plan,
-                target_note: resolved.note,
+                target_note: join_notes([resolved.note, kept_id]),
                 template_note,
                 large_delete,
+                block_id: None,
             },
         ))
     }
@@ -376,6 +440,7 @@ impl PlannedEdit for TextPatch {
             target_note,
             template_note,
             large_delete,
+            block_id,
         } = &edited.value;
         let undo = match &edited.history {
             _ if !edited.written => UndoState::DryRun,
@@ -386,7 +451,11 @@ impl PlannedEdit for TextPatch {
         };
         Ok(TextPatchOutput {
             status: "success",
-            operation: operation.name(),
+            operation: if block_id.is_some() {
+                "blockId"
+            } else {
+                operation.name()
+            },
             file_path: edited.path.display(),
             target: params.target.0.0.clone(),
             affected_lines: plan.affected,
@@ -403,6 +472,7 @@ impl PlannedEdit for TextPatch {
                 edited.history.note(),
             ]),
             warning: large_delete.as_ref().map(|d| d.warning(undo)),
+            block_id: block_id.clone(),
         })
     }
 }
@@ -461,8 +531,20 @@ fn symbol_plan(
             target_note: join_notes([Some(found), gate.and_then(|g| g.note)]),
             template_note,
             large_delete,
+            block_id: None,
         },
     ))
+}
+
+/// `content` ending with ` ^id`, and whether it had to be added.
+fn keep_block_id(content: &str, id: &str) -> (String, bool) {
+    let body = content.trim_end_matches(['\n', '\r']);
+    let last = body.rsplit('\n').next().unwrap_or("");
+    if markdown::trailing_block_id(last).is_some() || body.trim().is_empty() {
+        return (content.to_string(), false);
+    }
+    let tail = &content[body.len()..];
+    (format!("{body} ^{id}{tail}"), true)
 }
 
 /// Checks that a `template` goes with the other arguments.

@@ -29,7 +29,7 @@ pub struct TextRead;
 pub struct TextReadParams {
     /// Path to the text file (absolute or relative to the first root).
     pub file_path: String,
-    /// What to read. Use ONE of: lines {start, end}, heading "## Title" (the section, children included), codeBlock {index} (0-based), anchor "anchor-id", section "[name]" (INI files), symbol "Class.method" (a definition with its doc comment; "fn name", "class Name" to pick a kind), symbolBody "Class.method".
+    /// What to read. Use ONE of: lines {start, end}, heading "## Title" (the section, children included), codeBlock {index} (0-based), anchor "anchor-id", section "[name]" (INI files), block "^block-id", symbol "Class.method" (a definition with its doc comment; "fn name", "class Name" to pick a kind), symbolBody "Class.method".
     pub target: ReadTarget,
 }
 
@@ -93,6 +93,7 @@ Targeting methods (use ONE):\n\
 - codeBlock: { \"index\": N } - Read the content of the Nth fenced code block (0-based)\n\
 - anchor: \"anchor-id\" - Read from an anchor (heading slug, {#id} or <a id>) to the next heading\n\
 - section: \"[name]\" - Read an INI-style section of a config file\n\
+- block: \"^block-id\" - Read the paragraph or list item ending with ^block-id ([[note#^block-id]])\n\
 - symbol: \"Calc.add\" - Read a definition in source code, doc comment and attributes included (\"fn add\", \"class Calc\" pick a kind); symbolBody: only its body\n\
 \n\
 At most 200 lines are returned; a longer range comes back with truncated: true and how to read the rest. To search within a file, use TextInspect with mode 'search'. The response's fileHash can be passed as expectedHash to an edit.\n\
@@ -106,6 +107,9 @@ Examples:\n\
     fn run(ctx: &ToolContext, params: TextReadParams) -> Result<TextReadOutput, ToolError> {
         let raw_target = params.target.0.0;
         let target = parse_target(&raw_target, TargetUse::Read)?;
+        if matches!(target, Target::Block(_)) {
+            super::block_id::require_vault(ctx, "The block target")?;
+        }
         let file = ctx.workspace.read(&params.file_path, None)?;
         let doc = &file.doc;
         let format = format_of(&file.path.real);

@@ -20,12 +20,13 @@ use crate::text::excerpt::{MAX_CONTEXT_LINE, brief, clip_middle, cut, cut_around
 use crate::text::format::{Format, format_of};
 use crate::text::lines::line_at;
 use crate::text::markdown::{self, HeadingsThrough};
+use crate::text::properties::NoteFilter;
 use crate::workspace::WorkspaceError;
 use crate::workspace::roots::ResolvedPath;
 use crate::workspace::search::one_file::{FileText, LastLine, search_one_file};
 use crate::workspace::search::{
-    FileHits, FilePattern, LineMatch, Pattern, PatternError, SearchRequest, SearchScope,
-    SearchSummary, search,
+    FileHits, FilePattern, LineMatch, NoteFilterFn, Pattern, PatternError, SearchRequest,
+    SearchScope, SearchSummary, search,
 };
 
 /// Most matches (or files, in files_only mode) a response may hold.
@@ -88,6 +89,12 @@ pub struct TextSearchParams {
     /// content (default): the matches of each file. files_only: only the files and their match counts.
     #[serde(default)]
     pub output_mode: OutputMode,
+    /// Only notes with this tag or one of its children (frontmatter or #inline), e.g. "project".
+    #[serde(default)]
+    pub tag: Option<String>,
+    /// Only notes whose frontmatter has these values (strings ignore case; 3 and "3" match each other; a list matches if it holds the value; null: the key exists), e.g. {"status": "draft"}.
+    #[serde(default)]
+    pub property: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
 /// Result of TextSearch.
@@ -178,7 +185,8 @@ Examples:\n\
 - Everywhere: query=\"quarterly review\"\n\
 - Markdown under notes/: query=\"TODO\", filePattern=\"notes/**/*.md\"\n\
 - A regex in one folder: query=\"TODO|FIXME\", regex=true, directoryPath=\"src\"\n\
-- Which files mention it: query=\"Acme\", outputMode=\"files_only\""
+- Which files mention it: query=\"Acme\", outputMode=\"files_only\"\n\
+- Only drafts tagged project: query=\"TODO\", tag=\"project\", property={\"status\": \"draft\"}"
     }
 
     fn run(ctx: &ToolContext, params: TextSearchParams) -> Result<TextSearchOutput, ToolError> {
@@ -211,11 +219,24 @@ Examples:\n\
             )
         };
         let roots = workspace.roots();
+        let note_filter = (params.tag.is_some() || params.property.is_some()).then(|| {
+            NoteFilter::new(
+                params.tag.clone(),
+                params.property.clone().unwrap_or_default(),
+            )
+        });
+        // Tags and properties belong to Markdown notes: other files never pass.
+        let accepts = |path: &std::path::Path, text: &str| {
+            note_filter
+                .as_ref()
+                .is_none_or(|f| format_of(path) == Format::Markdown && f.accepts(text))
+        };
         let request = SearchRequest {
             roots: &roots,
             scope,
             pattern: &pattern,
             file_pattern: file_pattern.as_ref(),
+            filter: note_filter.as_ref().map(|_| &accepts as &NoteFilterFn),
             extensions: &workspace.options().extensions,
             max_file_size: workspace.options().max_file_size,
             cancel: &cancel,
@@ -339,6 +360,15 @@ fn check_limits(params: &TextSearchParams) -> Result<(), ToolError> {
         ))
         .suggest("To see only which files match and how often, use outputMode \"files_only\"")
         .suggest("To see more matches, narrow the search with directoryPath or filePattern"));
+    }
+    if let Some(tag) = &params.tag
+        && !crate::text::markdown::is_tag(tag.trim().trim_start_matches('#'))
+    {
+        return Err(ToolError::new(format!(
+            "tag '{}' is not a tag: tags are letters, digits, _, - and / (nesting), with at least one non-digit",
+            cut(tag, 60)
+        ))
+        .suggest("Write it like \"project\" or \"#project/alpha\"; leave tag out to search every file"));
     }
     super::scope::one_file_or_folders(
         params.file_path.is_some(),

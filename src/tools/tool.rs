@@ -30,15 +30,17 @@ pub enum Toolset {
     History,
     /// Batch (and TextReplace across files).
     Batch,
-    /// CheckLinks.
+    /// CheckLinks, Backlinks.
     Links,
+    /// Properties, Tags.
+    Vault,
     /// ApplyPatch.
     Patch,
 }
 
 impl Toolset {
     /// Every toolset.
-    pub const ALL: [Toolset; 8] = [
+    pub const ALL: [Toolset; 9] = [
         Toolset::Text,
         Toolset::Files,
         Toolset::Code,
@@ -46,17 +48,19 @@ impl Toolset {
         Toolset::History,
         Toolset::Batch,
         Toolset::Links,
+        Toolset::Vault,
         Toolset::Patch,
     ];
 
     /// The toolsets on when `--toolsets` is not given.
-    pub const DEFAULT: [Toolset; 6] = [
+    pub const DEFAULT: [Toolset; 7] = [
         Toolset::Text,
         Toolset::Files,
         Toolset::Code,
         Toolset::History,
         Toolset::Batch,
         Toolset::Links,
+        Toolset::Vault,
     ];
 
     /// The name used on the command line.
@@ -69,6 +73,7 @@ impl Toolset {
             Toolset::History => "history",
             Toolset::Batch => "batch",
             Toolset::Links => "links",
+            Toolset::Vault => "vault",
             Toolset::Patch => "patch",
         }
     }
@@ -90,6 +95,9 @@ pub struct Effects {
     pub destructive: bool,
     /// Calling it twice with the same arguments has no further effect.
     pub idempotent: bool,
+    /// Some of its calls only read: under `--read-only` it stays, and the
+    /// calls that would write ([`Tool::writes`]) are refused.
+    pub reads_too: bool,
 }
 
 impl Effects {
@@ -98,6 +106,7 @@ impl Effects {
         read_only: true,
         destructive: false,
         idempotent: true,
+        reads_too: true,
     };
 
     /// A tool that changes existing content.
@@ -105,6 +114,13 @@ impl Effects {
         read_only: false,
         destructive: true,
         idempotent: false,
+        reads_too: false,
+    };
+
+    /// A tool that reads, or changes existing content, as its arguments say.
+    pub const READS_OR_EDITS: Effects = Effects {
+        reads_too: true,
+        ..Effects::EDITS
     };
 
     /// A tool that only adds content (new lines, a new file), never removing any.
@@ -112,6 +128,7 @@ impl Effects {
         read_only: false,
         destructive: false,
         idempotent: false,
+        reads_too: false,
     };
 }
 
@@ -137,6 +154,12 @@ pub trait Tool: 'static {
     /// Runs the tool.
     fn run(ctx: &ToolContext, params: Self::Params) -> Result<Self::Output, ToolError>;
 
+    /// Whether a call with `params` would change files: the calls refused
+    /// under `--read-only`.
+    fn writes(_params: &Self::Params) -> bool {
+        !Self::EFFECTS.read_only
+    }
+
     /// Adds the notes raised while reading the arguments (a JSON value taken
     /// as text, …) to the result: by default as a top-level `note`. Tools
     /// whose result is keyed by file put them where their schema allows.
@@ -151,7 +174,7 @@ pub trait Tool: 'static {
     }
 }
 
-type CallFn = dyn Fn(&ToolContext, Value) -> Result<Value, ToolError> + Send + Sync;
+type CallFn = dyn Fn(&ToolContext, Value, bool) -> Result<Value, ToolError> + Send + Sync;
 
 /// A tool with its types erased, ready to be listed and called by name.
 #[derive(Clone)]
@@ -170,6 +193,8 @@ pub struct ToolEntry {
     pub input_schema: Arc<Map<String, Value>>,
     /// JSON schema of a successful result.
     pub output_schema: Arc<Map<String, Value>>,
+    /// Whether calls that would write are refused (`--read-only`).
+    pub refuses_writes: bool,
     call: Arc<CallFn>,
 }
 
@@ -192,9 +217,17 @@ impl ToolEntry {
             description: T::description(),
             input_schema: Arc::new(schema::input_schema::<T::Params>()),
             output_schema: Arc::new(schema::output_schema::<T::Output>()),
-            call: Arc::new(|ctx, args| {
+            refuses_writes: false,
+            call: Arc::new(|ctx, args, refuses_writes| {
                 let (params, notes) =
                     parse_args::<T::Params>(T::NAME, args).map_err(T::advise_invalid_args)?;
+                if refuses_writes && T::writes(&params) {
+                    return Err(ToolError::new(format!(
+                        "{} was asked to change files, but this server is read-only (--read-only); nothing was changed",
+                        T::NAME
+                    ))
+                    .suggest("Call it without the change to read, or restart the server without --read-only"));
+                }
                 let output = T::run(ctx, params)?;
                 let mut value = serde_json::to_value(output).map_err(|e| {
                     ToolError::new(format!("{} could not encode its result: {e}", T::NAME))
@@ -207,7 +240,7 @@ impl ToolEntry {
 
     /// Calls the tool with JSON arguments.
     pub fn call(&self, ctx: &ToolContext, args: Value) -> Result<Value, ToolError> {
-        (self.call)(ctx, args)
+        (self.call)(ctx, args, self.refuses_writes)
     }
 }
 

@@ -24,7 +24,6 @@ use super::headings::Heading;
 use super::inline_text::visible_text;
 use super::link_target::WikiFragment;
 use super::{HeadingRef, MarkdownOutline};
-use crate::text::lines::split_lines;
 
 /// Suggestions less similar than this are not offered.
 const MIN_SIMILARITY: f64 = 0.5;
@@ -50,30 +49,15 @@ pub enum FragmentLookup {
     },
 }
 
-/// The block ids of `text`, in line order.
+/// The block ids of `text`, in line order (none in code or frontmatter).
 pub fn block_ids(text: &str) -> Vec<BlockId> {
-    let mut ids = Vec::new();
-    if !text.contains('^') {
-        return ids;
-    }
-    for (i, line) in split_lines(text).enumerate() {
-        let line = line.trim_end_matches([' ', '\t', '\r']);
-        let Some(caret) = line.rfind('^') else {
-            continue;
-        };
-        let id = &line[caret + 1..];
-        let starts_word = caret == 0 || line[..caret].ends_with([' ', '\t']);
-        if starts_word
-            && !id.is_empty()
-            && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
-        {
-            ids.push(BlockId {
-                id: id.to_string(),
-                line: i + 1,
-            });
-        }
-    }
-    ids
+    super::block_refs::block_refs(text)
+        .into_iter()
+        .map(|b| BlockId {
+            id: b.id,
+            line: b.last,
+        })
+        .collect()
 }
 
 /// The place a Markdown link's `#fragment` (decoded, without `#`) names.

@@ -48,6 +48,11 @@ pub trait LinkContext {
     fn notes(&mut self) -> &VaultIndex;
     /// The Markdown document at `path`, if it is one and can be read.
     fn document(&mut self, path: &str) -> Option<&LinkedDocument>;
+    /// The note a wikilink in `from` names by one of its frontmatter
+    /// aliases (asked only when no file has the name).
+    fn alias(&mut self, _name: &str, _from: &str) -> NoteLookup {
+        NoteLookup::Missing
+    }
     /// Whether a broken link should come with a suggestion (finding one
     /// compares the target with every file; a caller that will not show it
     /// can skip the work).
@@ -211,7 +216,11 @@ fn check_note(
             },
         };
     }
-    let found = match ctx.notes().find_note(name, from) {
+    let lookup = match ctx.notes().find_note(name, from) {
+        NoteLookup::Missing => ctx.alias(name, from),
+        lookup => lookup,
+    };
+    let found = match lookup {
         NoteLookup::Found(path) => path,
         NoteLookup::Missing => {
             let suggestion = if ctx.suggestions() {

@@ -27,6 +27,7 @@
 
 use std::ops::Range;
 
+use super::link_style::{LinkFormat, LinkStyle};
 use super::link_target::{LinkTarget, classify};
 use super::links::{Link, LinkKind, parse_links};
 use super::vault::{NoteLookup, VaultIndex, join_path, relative_path, strip_md};
@@ -106,12 +107,32 @@ pub fn rewrite_links(
     before: &VaultIndex,
     after: &VaultIndex,
 ) -> Vec<LinkRewrite> {
+    rewrite_links_styled(
+        text, index, doc_before, doc_after, moves, before, after, None,
+    )
+}
+
+/// [`rewrite_links`] in a vault that writes links in `style`
+/// (`.obsidian/app.json`): a link that must change is written that way;
+/// without a style each link keeps its own.
+#[allow(clippy::too_many_arguments)]
+pub fn rewrite_links_styled(
+    text: &str,
+    index: &LineIndex,
+    doc_before: &str,
+    doc_after: &str,
+    moves: &[PathMove],
+    before: &VaultIndex,
+    after: &VaultIndex,
+    style: Option<&LinkStyle>,
+) -> Vec<LinkRewrite> {
     let places = Places {
         doc_before,
         doc_after,
         moves,
         before,
         after,
+        style,
     };
     let mut rewrites: Vec<LinkRewrite> = Vec::new();
     for link in parse_links(text, index) {
@@ -152,6 +173,7 @@ struct Places<'a> {
     moves: &'a [PathMove],
     before: &'a VaultIndex,
     after: &'a VaultIndex,
+    style: Option<&'a LinkStyle>,
 }
 
 impl Places<'_> {
@@ -179,7 +201,9 @@ impl Places<'_> {
             }
         };
         let relative = name.starts_with("./") || name.starts_with("../");
-        let mut new_name = if relative {
+        let mut new_name = if let Some(style) = self.style {
+            style.wiki_name(self.after, &new, self.doc_after, keep_extension)
+        } else if relative {
             // Without `./` or `../` it would no longer be a relative link.
             let path = shown(&relative_path(self.doc_after, &new));
             if path.starts_with("../") {
@@ -225,7 +249,8 @@ impl Places<'_> {
         } else {
             new_file
         };
-        let mut new_path = if path.starts_with('/') {
+        let absolute = self.style.is_some_and(|s| s.format == LinkFormat::Absolute);
+        let mut new_path = if path.starts_with('/') || absolute {
             format!("/{new}")
         } else {
             let relative = relative_path(self.doc_after, &new);

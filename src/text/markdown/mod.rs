@@ -28,6 +28,7 @@
 
 mod anchor_changes;
 mod anchors;
+mod block_refs;
 mod block_starts;
 mod blocks;
 mod code_blocks;
@@ -42,11 +43,13 @@ mod inline_text;
 mod link_check;
 mod link_references;
 mod link_rewrite;
+mod link_style;
 mod link_target;
 mod links;
 mod nearest_heading;
 mod sections;
 mod slugs;
+mod tags;
 mod vault;
 
 use schemars::JsonSchema;
@@ -54,6 +57,7 @@ use serde::Serialize;
 
 pub use anchor_changes::{VanishedAnchor, links_into, vanished_anchors};
 pub use anchors::{Anchor, AnchorKind};
+pub use block_refs::{BlockRef, block_at, block_refs, is_block_id, trailing_block_id};
 pub use code_blocks::CodeBlock;
 pub use fragments::{BlockId, FragmentLookup, block_ids, find_fragment, find_wiki_fragment};
 pub use frontmatter::{Frontmatter, FrontmatterKind};
@@ -63,13 +67,18 @@ pub use heading_lookup::{
 pub use headings::Heading;
 pub use link_check::{EntryKind, LinkContext, LinkStatus, LinkedDocument, check_link};
 pub use link_rewrite::{
-    LinkRewrite, PathMove, moved_path, outside_targets, rewrite_links, rewrite_links_to,
+    LinkRewrite, PathMove, moved_path, outside_targets, rewrite_links, rewrite_links_styled,
+    rewrite_links_to,
 };
-pub use link_target::{LinkTarget, WikiFragment, classify};
+pub use link_style::{LinkFormat, LinkStyle};
+pub use link_target::{LinkTarget, WikiFragment, classify, decode};
 pub use links::{Link, LinkKind, parse_links};
 pub use nearest_heading::{HeadingAbove, HeadingsThrough, headings_through, headings_until};
 pub use sections::HeadingNode;
-pub use vault::{NoteLookup, VaultIndex, join_path, relative_path};
+pub use tags::{
+    TagUse, inline_tags, is_tag, is_tag_char, is_tags_key, renamed_tag, tag_matches, tags_of_value,
+};
+pub use vault::{NoteLookup, VaultIndex, alias_names, join_path, relative_path};
 
 /// Everything the tools need to know about a Markdown document's structure.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
@@ -84,6 +93,11 @@ pub struct MarkdownOutline {
     pub code_blocks: Vec<CodeBlock>,
     /// Link targets in line order.
     pub anchors: Vec<Anchor>,
+}
+
+/// The frontmatter block at the start of `text`, if it has a closed one.
+pub fn frontmatter(text: &str) -> Option<Frontmatter> {
+    frontmatter::detect(text)
 }
 
 /// Parses the structure of `text`. Linear in its length; never fails.

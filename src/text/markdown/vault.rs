@@ -38,6 +38,9 @@ pub struct VaultIndex {
     /// Each file's lowercased name without `.md`, with its length in
     /// characters, for suggestions.
     stems: Vec<(String, usize)>,
+    /// From a lowercased alias (a note's frontmatter `aliases`) to the notes
+    /// that have it.
+    aliases: HashMap<String, Vec<usize>>,
 }
 
 /// What a wikilink's name finds.
@@ -76,7 +79,49 @@ impl VaultIndex {
             by_name,
             by_path,
             stems,
+            aliases: HashMap::new(),
         }
+    }
+
+    /// Records that note `path` (one of the files) has the frontmatter
+    /// `aliases`.
+    pub fn add_aliases(&mut self, path: &str, aliases: &[String]) {
+        let Ok(i) = self.files.binary_search_by(|f| f.as_str().cmp(path)) else {
+            return;
+        };
+        for alias in aliases {
+            let key = alias.trim().to_lowercase();
+            if !key.is_empty() {
+                let notes = self.aliases.entry(key).or_default();
+                if !notes.contains(&i) {
+                    notes.push(i);
+                }
+            }
+        }
+    }
+
+    /// The note whose frontmatter gives it the alias `name` (ignoring case),
+    /// as a wikilink in `from` finds it.
+    pub fn find_alias(&self, name: &str, from: &str) -> NoteLookup {
+        match self.aliases.get(&name.trim().to_lowercase()) {
+            Some(notes) => self.choose(notes, from),
+            None => NoteLookup::Missing,
+        }
+    }
+
+    /// The aliases recorded for note `path`.
+    pub fn aliases_of(&self, path: &str) -> Vec<String> {
+        let Ok(i) = self.files.binary_search_by(|f| f.as_str().cmp(path)) else {
+            return Vec::new();
+        };
+        let mut out: Vec<String> = self
+            .aliases
+            .iter()
+            .filter(|(_, notes)| notes.contains(&i))
+            .map(|(alias, _)| alias.clone())
+            .collect();
+        out.sort();
+        out
     }
 
     /// A file whose name is the name at the end of `path`, ignoring case.
@@ -224,6 +269,23 @@ impl VaultIndex {
         let mut paths: Vec<String> = fits.iter().map(|&i| self.files[i].clone()).collect();
         paths.sort();
         NoteLookup::Ambiguous(paths)
+    }
+}
+
+/// The aliases an `aliases` (or `alias`) property holds: a list, or one
+/// name per string.
+pub fn alias_names(value: &serde_json::Value) -> Vec<String> {
+    match value {
+        serde_json::Value::String(s) if !s.trim().is_empty() => vec![s.trim().to_string()],
+        serde_json::Value::Array(items) => items
+            .iter()
+            .filter_map(|v| match v {
+                serde_json::Value::String(s) if !s.trim().is_empty() => Some(s.trim().to_string()),
+                serde_json::Value::Number(n) => Some(n.to_string()),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
     }
 }
 

@@ -23,6 +23,7 @@
 //!     scope: SearchScope::Folders(vec![roots.resolve_existing(".").unwrap()]),
 //!     pattern: &pattern,
 //!     file_pattern: None,
+//!     filter: None,
 //!     extensions: &ExtensionFilter::default(),
 //!     max_file_size: 1 << 20,
 //!     cancel: &AtomicBool::new(false),
@@ -45,4 +46,6 @@ pub mod walk;
 
 pub use file_pattern::{FilePattern, FilePatternError};
 pub use pattern::{LineMatch, Pattern, PatternError};
-pub use walk::{FileHits, SearchRequest, SearchScope, SearchSummary, Unreadable, search};
+pub use walk::{
+    FileHits, NoteFilterFn, SearchRequest, SearchScope, SearchSummary, Unreadable, search,
+};

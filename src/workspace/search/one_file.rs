@@ -28,6 +28,7 @@
 //!     scope: SearchScope::File(path.clone()),
 //!     pattern: &pattern,
 //!     file_pattern: None,
+//!     filter: None,
 //!     extensions: &ExtensionFilter::default(),
 //!     max_file_size: 1 << 20,
 //!     cancel: &AtomicBool::new(false),
@@ -128,6 +129,12 @@ where
             *text = FileText(read);
             let text: &'t FileText = text;
             let text = text.as_str();
+            if request
+                .filter
+                .is_some_and(|filter| !filter(&path.real, text))
+            {
+                return found;
+            }
             let (tally, matches, made) = search_text(request, text, limit, large, beside);
             found.summary.files_searched = 1;
             if tally.matches > 0 {

@@ -59,6 +59,9 @@ pub enum SearchScope {
     File(ResolvedPath),
 }
 
+/// Whether a file (its path and text) is searched at all.
+pub type NoteFilterFn<'a> = dyn Fn(&Path, &str) -> bool + Sync + 'a;
+
 /// What to search for, where, and how to report back.
 pub struct SearchRequest<'a> {
     /// The roots whose handles every file is opened through.
@@ -69,6 +72,9 @@ pub struct SearchRequest<'a> {
     pub pattern: &'a Pattern,
     /// Only files this glob selects, if given.
     pub file_pattern: Option<&'a FilePattern>,
+    /// Only files whose path and text this accepts (a note's tags or
+    /// properties), if given; the others are not counted as searched.
+    pub filter: Option<&'a NoteFilterFn<'a>>,
     /// Only files with these endings.
     pub extensions: &'a ExtensionFilter,
     /// Larger files are reported as unreadable.
@@ -294,6 +300,11 @@ impl Tally {
                 }),
             },
             Ok(contents) => {
+                if let Some(filter) = request.filter
+                    && !std::str::from_utf8(contents.bytes()).is_ok_and(|text| filter(path, text))
+                {
+                    return;
+                }
                 self.searched += 1;
                 let tally = request.pattern.tally(searcher, contents.bytes());
                 if tally.matches > 0 {
