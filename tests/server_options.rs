@@ -254,7 +254,8 @@ fn toolsets_pick_the_tools() {
         names(&tools_json(&["--toolsets", "history", "--no-history"])),
         Vec::<String>::new()
     );
-    assert_eq!(names(&tools_json(&["--toolsets", "all"])).len(), 23);
+    assert_eq!(names(&tools_json(&["--toolsets", "all"])).len(), 24);
+    assert_eq!(names(&tools_json(&["--toolsets", "patch"])), ["ApplyPatch"]);
     let bad = std::process::Command::new(BIN)
         .args(["tools", "--toolsets", "text,nope"])
         .output()

@@ -34,7 +34,8 @@ Toolsets: text (TextInspect, TextRead, TextPatch, TextReplace, TextSearch), file
 ListFiles, Move, RemoveFile), code (edit_code), editor (the mcp-text-editor API:
 get_text_file_contents, patch_text_file_contents, create_text_file, append_text_file_contents,
 insert_text_file_contents, delete_text_file_contents), history (EditHistory, UndoEdit), batch (Batch,
-and TextReplace's filePattern), links (CheckLinks). Default: text,files,code,history,batch,links.
+and TextReplace's filePattern), links (CheckLinks, Backlinks), vault (Properties, Tags), patch
+(ApplyPatch). Default: text,files,code,history,batch,links,vault.
 
 Security: the ROOT folders are the outer bound. MCP roots a client announces are used only where
 they lie inside them; others are ignored (with a warning, and a note to the agent). Only over
@@ -69,7 +70,7 @@ pub struct ServerOptions {
     #[arg(long, value_name = "ADDR", env = "MCP_TEXT_HTTP")]
     pub http: Option<String>,
 
-    /// Comma-separated toolsets to switch on: text, files, code, editor, history, batch, links, vault, or all.
+    /// Comma-separated toolsets to switch on: text, files, code, editor, history, batch, links, vault, patch, or all.
     #[arg(
         long,
         value_name = "LIST",
@@ -244,7 +245,7 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
 }
 
 /// The toolsets `--toolsets` accepts, for messages.
-const TOOLSET_NAMES: &str = "text, files, code, editor, history, batch, links, vault";
+const TOOLSET_NAMES: &str = "text, files, code, editor, history, batch, links, vault, patch";
 
 /// Parses `--toolsets`.
 pub fn parse_toolsets(spec: &str) -> Result<Vec<Toolset>, String> {

@@ -52,13 +52,26 @@ pub enum Target {
     Section(String),
     /// The paragraph or list item marked `^id` (the id without `^`).
     Block(String),
+    /// A definition in a source file (see [`super::symbol`]): its name and
+    /// which part of it.
+    Symbol {
+        /// The query, e.g. `Calc.add` or `fn main`.
+        query: String,
+        /// The whole definition, its body, or the place before it.
+        part: SymbolPart,
+    },
 }
+
+pub use super::symbol::edit::Part as SymbolPart;
 
 impl Target {
     /// Whether resolving the target needs a Markdown outline (all but lines
     /// and INI sections), so callers parse the document only when it does.
     pub fn needs_outline(&self) -> bool {
-        !matches!(self, Target::Lines { .. } | Target::Section(_))
+        !matches!(
+            self,
+            Target::Lines { .. } | Target::Section(_) | Target::Symbol { .. }
+        )
     }
 
     /// Whether resolving the target needs slugs and anchors too (only anchor
@@ -78,6 +91,11 @@ impl Target {
             Target::Anchor(_) => "anchor",
             Target::Section(_) => "section",
             Target::Block(_) => "block",
+            Target::Symbol { part, .. } => match part {
+                SymbolPart::Whole => "symbol",
+                SymbolPart::Body => "symbolBody",
+                SymbolPart::Before => "beforeSymbol",
+            },
         }
     }
 }
@@ -209,6 +227,8 @@ pub enum TargetError {
         /// Its content lines, if any.
         lines: Option<(usize, usize)>,
     },
+    /// A symbol target on a file without a parser.
+    NotSource,
     /// The operation cannot be used with this target.
     WrongOperation {
         /// The target's kind.
@@ -279,6 +299,9 @@ impl fmt::Display for TargetError {
             TargetError::NestedCodeBlock { index, .. } => write!(
                 f,
                 "code block {index} sits inside a list item or block quote, so its lines carry the container's indentation or '>' markers and cannot be replaced as plain content"
+            ),
+            TargetError::NotSource => f.write_str(
+                "symbol targets work only in source files of a language with a built-in parser (Rust, Python, Go, JavaScript, TypeScript, C, C++, Java, Bash, JSON, YAML, TOML, HTML, CSS)",
             ),
             TargetError::WrongOperation { kind, operation } => match kind {
                 &"appendToSection" | &"beforeHeading" => write!(
@@ -353,6 +376,9 @@ impl TargetError {
                 s.push("Or change the text with TextReplace".into());
                 s
             }
+            TargetError::NotSource => vec![
+                "Use a lines target; TextInspect shows the file's structure and line numbers".into(),
+            ],
             TargetError::WrongOperation { kind, .. } => match *kind {
                 "appendToSection" | "beforeHeading" => vec![
                     "Use operation 'insert' to add content there".into(),
@@ -514,6 +540,7 @@ pub fn resolve_read(
             kind: target.kind(),
             operation: Operation::Replace,
         }),
+        Target::Symbol { .. } => Err(TargetError::NotSource),
     }
 }
 
@@ -734,6 +761,7 @@ pub fn resolve_edit(
             })
         }
         Target::Anchor(_) | Target::Section(_) => Err(wrong()),
+        Target::Symbol { .. } => Err(TargetError::NotSource),
     }
 }
 

@@ -17,12 +17,13 @@ use super::context::ToolContext;
 use super::edit_report::{context, join_notes};
 use super::error::ToolError;
 use super::planned_edit::{FileArgs, PlannedEdit, run_planned};
+use super::syntax_gate;
 use super::tool::{Effects, Tool, Toolset};
 use crate::text::diff::{DEFAULT_CONTEXT, unified_diff};
 use crate::text::document::{Document, Splice};
 use crate::text::edit::LineSpan;
 use crate::text::encoding::TextEncoding;
-use crate::text::excerpt::{ContextLines, cut};
+use crate::text::excerpt::ContextLines;
 use crate::text::format::{Format, format_of};
 use crate::text::fuzzy::{self, EditRequest, Refusal, Strategy};
 use crate::text::lines::Eol;
@@ -537,33 +538,17 @@ fn check_and_format(
     let Format::Code(language) = format_of(&path.real) else {
         return Ok((after, None, None));
     };
-    let syntax = match syntax::check_edit(language, before.text(), after.text(), edited_lines) {
-        GateOutcome::Pass { note } => SyntaxInfo {
-            language: language.name(),
-            note,
-        },
-        GateOutcome::Refuse(regression) => {
-            let first = &regression.first_new_error;
-            return Err(ToolError::new(format!(
-                "The edit would break the syntax of {}: {regression}",
-                path.display()
-            ))
-            .suggest(format!(
-                "Fix new_content so line {} parses: {}",
-                first.line,
-                cut(first.line_text.trim(), 200)
-            ))
-            .suggest("The file is unchanged; read it again if unsure of the surrounding code")
-            .detail(
-                "syntaxError",
-                json!({
-                    "line": first.line,
-                    "column": first.column,
-                    "message": first.message,
-                    "lineText": first.line_text,
-                }),
-            ));
-        }
+    let passed = syntax_gate::check(
+        &path.real,
+        &path.display(),
+        before.text(),
+        after.text(),
+        edited_lines,
+        "new_content",
+    )?;
+    let syntax = SyntaxInfo {
+        language: language.name(),
+        note: passed.and_then(|p| p.note),
     };
     let Some(run) = format_after else {
         return Ok((after, Some(syntax), None));

@@ -152,6 +152,19 @@ pub fn guidance(tools: &[&str], read_only: bool) -> String {
     if on("edit_code") {
         editing.push("**For changes to source code:**\n→ Use edit_code with search_context copied from the file. It tolerates small differences in whitespace and indentation, refuses ambiguous matches, and refuses edits that break the file's syntax.".into());
     }
+    if on("TextPatch") {
+        editing.push(format!(
+            "**For a whole definition in source code (a function's body, a method after another):**\n→ Use TextPatch with the symbol target \"Class.method\" (or symbolBody, beforeSymbol); new text is re-indented to its place.{}",
+            if on("TextRead") {
+                " TextRead reads the same targets."
+            } else {
+                ""
+            }
+        ));
+    }
+    if on("ApplyPatch") {
+        editing.push("**For a change written as a patch (Codex apply_patch format or a unified diff), over one file or many:**\n→ Use ApplyPatch. Each hunk is placed by its text; the whole patch is checked first, then written all or nothing.".into());
+    }
     if on("patch_text_file_contents") {
         editing.push("**For line-range edits, in one file or across several at once:**\n→ Use patch_text_file_contents. Each patch gives old_string (the current text of its ranges, copied from get_text_file_contents with its line endings), new_string and ranges. Every range must hold exactly old_string; an empty old_string inserts before start; an empty new_string deletes. Put all edits of a file in one call: ranges use the numbering before the edit. The whole batch is checked first and applied completely or not at all.".into());
     }

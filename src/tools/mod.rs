@@ -4,6 +4,7 @@
 //! offers and calls them by name.
 
 pub mod advice;
+pub mod apply_patch;
 pub mod args;
 pub mod backlinks;
 pub mod batch;
@@ -30,6 +31,8 @@ pub mod remove_file;
 pub mod replace_across;
 pub mod schema;
 pub mod scope;
+pub mod symbol_target;
+pub mod syntax_gate;
 pub mod tags;
 pub mod target;
 pub mod templates;

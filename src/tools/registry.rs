@@ -15,6 +15,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use serde_json::Value;
 
+use super::apply_patch::ApplyPatch;
 use super::backlinks::Backlinks;
 use super::batch::Batch;
 use super::check_links::CheckLinks;
@@ -68,6 +69,7 @@ pub fn all_tools() -> Vec<ToolEntry> {
         ToolEntry::of::<Backlinks>(),
         ToolEntry::of::<Properties>(),
         ToolEntry::of::<Tags>(),
+        ToolEntry::of::<ApplyPatch>(),
     ]
 }
 

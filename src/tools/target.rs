@@ -21,6 +21,7 @@ use serde_json::{Map, Value};
 use super::args::kind_of;
 use super::error::ToolError;
 use crate::text::excerpt::brief;
+use crate::text::targets::SymbolPart;
 pub use crate::text::targets::Target;
 
 /// Which tool the target is for; each accepts a different set.
@@ -36,10 +37,10 @@ impl TargetUse {
     fn accepted(self) -> &'static str {
         match self {
             TargetUse::Read => {
-                "lines {\"start\": N, \"end\": M}, heading \"## Title\", codeBlock {\"index\": N}, anchor \"anchor-id\", section \"[name]\", block \"^block-id\""
+                "lines {\"start\": N, \"end\": M}, heading \"## Title\", codeBlock {\"index\": N}, anchor \"anchor-id\", section \"[name]\", block \"^block-id\", symbol \"Class.method\", symbolBody \"Class.method\""
             }
             TargetUse::Patch => {
-                "lines {\"start\": N, \"end\": M}, heading \"## Title\", beforeHeading \"## Title\", appendToSection \"## Title\", codeBlock {\"index\": N}, block \"^block-id\""
+                "lines {\"start\": N, \"end\": M}, heading \"## Title\", beforeHeading \"## Title\", appendToSection \"## Title\", codeBlock {\"index\": N}, block \"^block-id\", symbol \"Class.method\", symbolBody \"Class.method\", beforeSymbol \"Class.method\""
             }
         }
     }
@@ -126,7 +127,9 @@ impl JsonSchema for ReadTarget {
             ("codeBlock", code_block_schema()),
             ("anchor", text.clone()),
             ("section", text.clone()),
-            ("block", text),
+            ("block", text.clone()),
+            ("symbol", text.clone()),
+            ("symbolBody", text),
         ])
     }
 }
@@ -148,7 +151,10 @@ impl JsonSchema for PatchTarget {
             ("beforeHeading", text.clone()),
             ("appendToSection", text.clone()),
             ("codeBlock", code_block_schema()),
-            ("block", text),
+            ("block", text.clone()),
+            ("symbol", text.clone()),
+            ("symbolBody", text.clone()),
+            ("beforeSymbol", text),
         ])
     }
 }
@@ -217,6 +223,9 @@ pub fn parse_target(value: &Value, use_: TargetUse) -> Result<Target, ToolError>
             Target::Section(text_value(key, inner).map_err(invalid)?)
         }
         "block" => Target::Block(block_id(inner).map_err(invalid)?),
+        "symbol" | "symbolBody" | "beforeSymbol" => {
+            symbol_target(key, inner, use_).map_err(invalid)?
+        }
         other => return Err(invalid(format!("unknown target '{}'", brief(other)))),
     };
     Ok(target)
@@ -247,6 +256,9 @@ fn removed(key: &str, use_: TargetUse) -> Option<&'static str> {
         ("text" | "pattern", TargetUse::Read) => {
             Some("to find text in a file, use TextInspect with mode 'search'")
         }
+        ("beforeSymbol", TargetUse::Read) => Some(
+            "that is an insertion point for TextPatch; to read a definition use symbol \"Class.method\"",
+        ),
         ("beforeHeading" | "appendToSection", TargetUse::Read) => Some(
             "those are insertion points for TextPatch; to read a section use heading \"## Title\"",
         ),
@@ -290,6 +302,26 @@ fn block_id(value: &Value) -> Result<String, String> {
             brief(&text)
         ))
     }
+}
+
+/// A symbol target: `symbol`, `symbolBody` or (TextPatch) `beforeSymbol`.
+fn symbol_target(key: &str, value: &Value, use_: TargetUse) -> Result<Target, String> {
+    let query = match value {
+        Value::String(_) => text_value(key, value)?,
+        other => {
+            return Err(format!(
+                "{key} must be a string such as \"Calc.add\" or \"fn main\", got {}",
+                kind_of(other)
+            ));
+        }
+    };
+    crate::text::symbol::SymbolQuery::parse(&query)?;
+    let part = match key {
+        "symbolBody" => SymbolPart::Body,
+        "beforeSymbol" if use_ == TargetUse::Patch => SymbolPart::Before,
+        _ => SymbolPart::Whole,
+    };
+    Ok(Target::Symbol { query, part })
 }
 
 fn positive(map: &Map<String, Value>, key: &str) -> Result<Option<usize>, String> {

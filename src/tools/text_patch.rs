@@ -14,6 +14,8 @@ use super::context::ToolContext;
 use super::edit_report::{Preview, WriteSummary, context, join_notes, line_count_note};
 use super::error::ToolError;
 use super::planned_edit::{FileArgs, PlannedEdit, run_planned};
+use super::symbol_target;
+use super::syntax_gate;
 use super::target::{PatchTarget, TargetUse, parse_target};
 use super::templates::fill_template;
 use super::text_read::target_error;
@@ -24,7 +26,8 @@ use crate::text::excerpt::ContextLines;
 use crate::text::format::{Format, format_of};
 use crate::text::indent::{common_indent, rebase};
 use crate::text::markdown::{self, MarkdownOutline};
-use crate::text::targets::{EditSite, IndentRule, Operation, Target, resolve_edit};
+use crate::text::symbol::edit::SymbolOp;
+use crate::text::targets::{EditSite, IndentRule, Operation, SymbolPart, Target, resolve_edit};
 use crate::workspace::OpenFile;
 use crate::workspace::batch::Edited;
 use crate::workspace::commit::History;
@@ -55,7 +58,7 @@ pub struct TextPatchParams {
     pub file_path: String,
     /// Operation: 'replace', 'insert', 'delete', or 'blockId' (gives the paragraph or list item at a lines target's start an id to link to, ^id at its end, and returns it; content may name the id).
     pub operation: OperationArg,
-    /// Target specification as JSON. Use ONE of: lines {start,end}, heading, beforeHeading, appendToSection, codeBlock {index}, block "^id".
+    /// Target specification as JSON. Use ONE of: lines {start,end}, heading, beforeHeading, appendToSection, codeBlock {index}, block "^id", symbol, symbolBody, beforeSymbol ("Class.method").
     pub target: PatchTarget,
     /// New content for replace and insert (whole lines; a trailing newline is optional).
     #[serde(default)]
@@ -176,7 +179,7 @@ impl Tool for TextPatch {
     type Output = TextPatchOutput;
 
     const NAME: &'static str = "TextPatch";
-    const TITLE: &'static str = "Edit by heading, line range or code block";
+    const TITLE: &'static str = "Edit by heading, line range, code block or symbol";
     const TOOLSET: Toolset = Toolset::Text;
     const EFFECTS: Effects = Effects::EDITS;
 
@@ -196,6 +199,7 @@ Targeting (use ONE):\n\
 - appendToSection: \"## Title\" - Append to the end of a markdown section, after its subsections (for insert)\n\
 - codeBlock: { \"index\": N } - Target the Nth code block's content, fences kept (insert appends to it)\n\
 - block: \"^block-id\" - The paragraph or list item ending with ^block-id (insert goes after it; replace keeps the id)\n\
+- symbol: \"Calc.add\" - A definition in source code, doc comment and attributes included (insert goes after it); symbolBody: its body (insert appends inside it); beforeSymbol: insert before it. \"fn add\", \"class Calc\" pick a kind; new text is re-indented to its place, and an edit that breaks the syntax is refused\n\
 \n\
 IMPORTANT:\n\
 1. Always use TextInspect first to find exact line numbers and headings\n\
@@ -336,6 +340,18 @@ impl PlannedEdit for TextPatch {
             Some(filled) => Some(filled.text.as_str()),
             None => params.content.as_ref().map(TextArg::as_str),
         };
+        let template_note = filled.as_ref().map(|f| f.note.clone());
+        if let Target::Symbol { query, part } = &target {
+            return symbol_plan(
+                params,
+                file,
+                operation,
+                query,
+                *part,
+                content,
+                template_note,
+            );
+        }
         let path = file.path.display();
         let doc = &file.doc;
         let outline = (format_of(&file.path.real) == Format::Markdown
@@ -365,7 +381,6 @@ impl PlannedEdit for TextPatch {
             (_, _, c) => c,
         };
         let content = content.as_deref().unwrap_or("");
-        let template_note = filled.map(|f| f.note);
         let edit = match (resolved.site, operation) {
             (EditSite::Nothing(at), _) => {
                 let plan = PatchPlan {
@@ -460,6 +475,65 @@ impl PlannedEdit for TextPatch {
             block_id: block_id.clone(),
         })
     }
+}
+
+/// The plan of an operation on a symbol target: the definition found in
+/// the tree-sitter outline, the edit re-indented to its place, and the
+/// syntax gate, as for edit_code.
+fn symbol_plan(
+    params: &TextPatchParams,
+    file: &OpenFile,
+    operation: Operation,
+    query: &str,
+    part: SymbolPart,
+    content: Option<&str>,
+    template_note: Option<String>,
+) -> Result<(Document, PatchPlan), ToolError> {
+    let path = file.path.display();
+    let doc = &file.doc;
+    let op = match (operation, content) {
+        (Operation::Replace, Some(c)) => SymbolOp::Replace(c),
+        (Operation::Insert, Some(c)) => SymbolOp::Insert(c),
+        _ => SymbolOp::Delete,
+    };
+    let (edit, found) = symbol_target::plan_edit(file, query, part, op, params.preserve_indent)?;
+    let line_edit = edit.line_edit();
+    let near = match line_edit {
+        LineEdit::Replace { first, .. } | LineEdit::Delete { first, .. } => first,
+        LineEdit::Insert { before, .. } => before.saturating_sub(1).max(1),
+    };
+    let plan = plan(doc, &line_edit, doc.eol_near(near)).map_err(|e| edit_error(e, &path))?;
+    let after = doc.apply(std::slice::from_ref(&plan.splice)).map_err(|e| {
+        ToolError::new(format!("Cannot write {path}: {e}; nothing was written"))
+            .suggest("Use only characters the file's encoding can hold")
+    })?;
+    let edited = (
+        plan.new_span.start,
+        plan.new_span.end.max(plan.new_span.start),
+    );
+    let gate = syntax_gate::check(
+        &file.path.real,
+        &path,
+        doc.text(),
+        after.text(),
+        Some(edited),
+        "content",
+    )?;
+    let large_delete = match line_edit {
+        LineEdit::Delete { first, last } => LargeDelete::of(None, first, last),
+        _ => None,
+    };
+    Ok((
+        after,
+        PatchPlan {
+            operation,
+            plan,
+            target_note: join_notes([Some(found), gate.and_then(|g| g.note)]),
+            template_note,
+            large_delete,
+            block_id: None,
+        },
+    ))
 }
 
 /// `content` ending with ` ^id`, and whether it had to be added.

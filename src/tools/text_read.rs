@@ -7,12 +7,13 @@ use serde_json::Value;
 
 use super::context::ToolContext;
 use super::error::ToolError;
+use super::symbol_target;
 use super::target::{ReadTarget, TargetUse, parse_target};
 use super::tool::{Effects, Tool, Toolset};
 use crate::text::excerpt::cut;
 use crate::text::format::{Format, format_of};
 use crate::text::markdown::{self, HeadingLookupError};
-use crate::text::targets::{Target, TargetError, resolve_read};
+use crate::text::targets::{ReadRange, Target, TargetError, resolve_read};
 
 /// Most lines one read returns.
 pub const MAX_READ_LINES: usize = 200;
@@ -28,7 +29,7 @@ pub struct TextRead;
 pub struct TextReadParams {
     /// Path to the text file (absolute or relative to the first root).
     pub file_path: String,
-    /// What to read. Use ONE of: lines {start, end}, heading "## Title" (the section, children included), codeBlock {index} (0-based), anchor "anchor-id", section "[name]" (INI files), block "^block-id".
+    /// What to read. Use ONE of: lines {start, end}, heading "## Title" (the section, children included), codeBlock {index} (0-based), anchor "anchor-id", section "[name]" (INI files), block "^block-id", symbol "Class.method" (a definition with its doc comment; "fn name", "class Name" to pick a kind), symbolBody "Class.method".
     pub target: ReadTarget,
 }
 
@@ -93,6 +94,7 @@ Targeting methods (use ONE):\n\
 - anchor: \"anchor-id\" - Read from an anchor (heading slug, {#id} or <a id>) to the next heading\n\
 - section: \"[name]\" - Read an INI-style section of a config file\n\
 - block: \"^block-id\" - Read the paragraph or list item ending with ^block-id ([[note#^block-id]])\n\
+- symbol: \"Calc.add\" - Read a definition in source code, doc comment and attributes included (\"fn add\", \"class Calc\" pick a kind); symbolBody: only its body\n\
 \n\
 At most 200 lines are returned; a longer range comes back with truncated: true and how to read the rest. To search within a file, use TextInspect with mode 'search'. The response's fileHash can be passed as expectedHash to an edit.\n\
 \n\
@@ -118,8 +120,18 @@ Examples:\n\
                 markdown::parse_sections(doc.text())
             }
         });
-        let resolved = resolve_read(doc, outline.as_ref(), None, &target, MAX_READ_LINES)
-            .map_err(|e| target_error(e, &file.path.display()))?;
+        let resolved = match &target {
+            Target::Symbol { query, part } => {
+                let (span, found) = symbol_target::read_range(&file, query, *part)?;
+                ReadRange {
+                    span,
+                    language: None,
+                    note: Some(found),
+                }
+            }
+            _ => resolve_read(doc, outline.as_ref(), None, &target, MAX_READ_LINES)
+                .map_err(|e| target_error(e, &file.path.display()))?,
+        };
         let span = resolved.span;
         let total = span.len();
 

@@ -34,11 +34,13 @@ pub enum Toolset {
     Links,
     /// Properties, Tags.
     Vault,
+    /// ApplyPatch.
+    Patch,
 }
 
 impl Toolset {
     /// Every toolset.
-    pub const ALL: [Toolset; 8] = [
+    pub const ALL: [Toolset; 9] = [
         Toolset::Text,
         Toolset::Files,
         Toolset::Code,
@@ -47,6 +49,7 @@ impl Toolset {
         Toolset::Batch,
         Toolset::Links,
         Toolset::Vault,
+        Toolset::Patch,
     ];
 
     /// The toolsets on when `--toolsets` is not given.
@@ -71,6 +74,7 @@ impl Toolset {
             Toolset::Batch => "batch",
             Toolset::Links => "links",
             Toolset::Vault => "vault",
+            Toolset::Patch => "patch",
         }
     }
 

@@ -357,4 +357,51 @@ mod tests {
             h.join().unwrap();
         }
     }
+
+    /// Changes of several files over one root, from many threads at once,
+    /// each over its own files: every change writes its intent record while
+    /// the others look for records of interrupted changes, and none may take
+    /// another's record, still being written, for an abandoned one.
+    #[test]
+    fn many_changes_at_once_over_one_root_all_succeed_and_leave_no_intent_record() {
+        let (_dir, root, ws) = workspace();
+        let ws = Arc::new(ws);
+        let threads = 8;
+        let rounds = 15;
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let ws = ws.clone();
+                let names: Vec<String> = (0..2).map(|k| format!("t{t}/f{k}.txt")).collect();
+                std::fs::create_dir(root.join(format!("t{t}"))).unwrap();
+                for name in &names {
+                    std::fs::write(root.join(name), "x").unwrap();
+                }
+                std::thread::spawn(move || {
+                    let items: Vec<BatchItem> = names.iter().map(|n| BatchItem::new(n)).collect();
+                    for round in 0..rounds {
+                        ws.edit_batch("test", &items, true, |_, file: &OpenFile| {
+                            let len = file.doc.text().len();
+                            let more = format!("{}{round}", file.doc.text());
+                            Ok::<_, WorkspaceError>((
+                                file.doc.apply(&[Splice::new(0..len, more)]).unwrap(),
+                                (),
+                            ))
+                        })
+                        .unwrap_or_else(|e| panic!("thread {t}, change {round}: {}", e.error));
+                    }
+                })
+            })
+            .collect();
+        for h in handles {
+            h.join().unwrap();
+        }
+        let expected: String = std::iter::once("x".to_string())
+            .chain((0..rounds).map(|r| r.to_string()))
+            .collect();
+        let files = snapshot(&root);
+        assert_eq!(files.len(), threads * 2);
+        for (path, bytes) in files {
+            assert_eq!(bytes, expected.as_bytes(), "{}", path.display());
+        }
+    }
 }

@@ -11,6 +11,13 @@
 //! (`flock`) by the process that owns it until the change is done and the
 //! record removed, so a live change is never taken for an interrupted one.
 //!
+//! Creating the temporary file and locking it are two steps, and between
+//! them the file is unlocked while its owner lives. So a writer holds a
+//! shared lock of the intents folder across both, and the next writer's
+//! look for interrupted changes removes an unlocked temporary file only
+//! while it holds that folder's lock exclusively: then nobody is between
+//! the two steps, and an unlocked one is a dead writer's.
+//!
 //! The record has two states. Written, it is *prepared*: nothing has been
 //! named or made yet. Once every new content is staged and named and every
 //! old one has its second name, a line `commit` is appended and synced: from
@@ -283,6 +290,7 @@ impl Held {
         }
         let dir = open_folder_nofollow(&history, INTENTS_DIR.as_ref())?;
         let writing = format!(".{}{WRITING_SUFFIX}", intent.id);
+        let creating = lock_folder(&history, FlockOperation::LockShared)?;
         let fd = rustix::fs::openat(
             &dir,
             writing.as_str(),
@@ -290,9 +298,11 @@ impl Held {
             Mode::from_raw_mode(0o600),
         )?;
         let file = File::from(fd);
+        let locked = rustix::fs::flock(&file, FlockOperation::NonBlockingLockExclusive);
+        drop(creating);
         let name = OsString::from(format!("{}{SUFFIX}", intent.id));
         let written = (|| {
-            rustix::fs::flock(&file, FlockOperation::NonBlockingLockExclusive)?;
+            locked?;
             file.write_all_at(&intent.encode(), 0)?;
             file.sync_all()?;
             rustix::fs::renameat(&dir, writing.as_str(), &dir, &name)?;
@@ -320,6 +330,15 @@ impl Held {
         sync_folder(&self.dir);
         Ok(())
     }
+}
+
+/// A lock of the intents folder in `history`, taken on a handle of its own
+/// (a lock belongs to the open folder, and the handles kept in [`Held`] and
+/// [`Orphan`] must not carry it): released when the handle is dropped.
+fn lock_folder(history: &Dir, how: FlockOperation) -> io::Result<Dir> {
+    let folder = open_folder_nofollow(history, INTENTS_DIR.as_ref())?;
+    rustix::fs::flock(&folder, how)?;
+    Ok(folder)
 }
 
 /// A record found unlocked in a root's intents folder: its owner is gone.
@@ -411,8 +430,20 @@ pub fn orphans(root: &Dir) -> io::Result<Vec<Orphan>> {
         })
         .collect();
     names.sort();
+    let is_writing = |name: &OsStr| name.to_str().is_some_and(|n| n.ends_with(WRITING_SUFFIX));
+    // Without the folder's lock, an unlocked temporary file may be a live
+    // writer's between creating and locking it: those are left for the
+    // next look.
+    let no_writer_between = names
+        .iter()
+        .any(|n| is_writing(n))
+        .then(|| lock_folder(&history, FlockOperation::NonBlockingLockExclusive).ok())
+        .flatten();
     let mut found = Vec::new();
     for name in names {
+        if is_writing(&name) && no_writer_between.is_none() {
+            continue;
+        }
         let Ok(fd) = rustix::fs::openat(
             &dir,
             &name,
@@ -433,7 +464,7 @@ pub fn orphans(root: &Dir) -> io::Result<Vec<Orphan>> {
             // Removed by its owner between the listing and the lock.
             continue;
         }
-        if name.to_str().is_some_and(|n| n.ends_with(WRITING_SUFFIX)) {
+        if is_writing(&name) {
             let _ = rustix::fs::unlinkat(&dir, &name, AtFlags::empty());
             continue;
         }
@@ -451,4 +482,46 @@ pub fn orphans(root: &Dir) -> io::Result<Vec<Orphan>> {
         });
     }
     Ok(found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn intents_of(dir: &tempfile::TempDir) -> (Dir, Dir, std::path::PathBuf) {
+        let root = Dir::open_ambient_dir(dir.path(), cap_std::ambient_authority()).unwrap();
+        let history = open_or_create(&root).unwrap();
+        rustix::fs::mkdirat(&history, INTENTS_DIR, Mode::from_raw_mode(0o700)).unwrap();
+        let path = dir.path().join(HISTORY_DIR).join(INTENTS_DIR);
+        (root, history, path)
+    }
+
+    #[test]
+    fn a_record_still_being_written_is_removed_only_once_no_writer_is_creating_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let (root, history, intents) = intents_of(&dir);
+        // Created but not yet locked: its writer is alive, between the two
+        // steps, and holds the folder's shared lock.
+        std::fs::write(intents.join(".k3x9qa2b.writing"), "").unwrap();
+        let creating = lock_folder(&history, FlockOperation::LockShared).unwrap();
+        assert!(orphans(&root).unwrap().is_empty());
+        assert!(intents.join(".k3x9qa2b.writing").exists());
+
+        // Its writer died before locking it: nobody holds the folder.
+        drop(creating);
+        assert!(orphans(&root).unwrap().is_empty());
+        assert_eq!(std::fs::read_dir(&intents).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn a_record_being_written_locked_by_its_writer_is_left() {
+        let dir = tempfile::tempdir().unwrap();
+        let (root, _history, intents) = intents_of(&dir);
+        let path = intents.join(".p0q1r2s3.writing");
+        std::fs::write(&path, "").unwrap();
+        let file = File::open(&path).unwrap();
+        rustix::fs::flock(&file, FlockOperation::LockExclusive).unwrap();
+        assert!(orphans(&root).unwrap().is_empty());
+        assert!(path.exists());
+    }
 }

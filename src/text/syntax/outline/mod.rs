@@ -19,6 +19,8 @@ mod python;
 mod rust;
 mod script;
 
+use std::ops::Range;
+
 use schemars::JsonSchema;
 use serde::Serialize;
 use tree_sitter::{Node, Tree};
@@ -95,6 +97,10 @@ pub struct OutlineItem {
     /// Items inside it, such as the methods of a class.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub children: Vec<OutlineItem>,
+    /// Bytes of its body (`{ … }`, or a Python definition's indented
+    /// block), for symbol targets; not part of the outline a reply shows.
+    #[serde(skip)]
+    pub body: Option<Range<usize>>,
 }
 
 /// The outline of `text` parsed as `language`.
@@ -275,8 +281,63 @@ impl<'t> Source<'t> {
             start_line: entry.start.start_position().row + 1,
             end_line: self.last_line(entry.end),
             children,
+            body: body_of(entry.end, 0).map(|n| n.byte_range()),
         }
     }
+}
+
+/// Node kinds that are a definition's body wherever they appear.
+const BODY_KINDS: &[&str] = &[
+    "block",
+    "statement_block",
+    "compound_statement",
+    "declaration_list",
+    "field_declaration_list",
+    "enum_variant_list",
+    "class_body",
+    "interface_body",
+    "enum_body",
+    "object_type",
+    "interface_type",
+];
+
+/// The body of a definition node: its `body` field, or that of the node it
+/// wraps (a decorated definition, an exported declaration, a variable holding
+/// a function, a Go type spec).
+fn body_of(node: Node<'_>, depth: usize) -> Option<Node<'_>> {
+    if depth > 4 {
+        return None;
+    }
+    if let Some(body) = node.child_by_field_name("body") {
+        return Some(body);
+    }
+    for field in ["definition", "declaration", "value", "type"] {
+        if let Some(inner) = node.child_by_field_name(field)
+            && let Some(body) = body_of(inner, depth + 1)
+        {
+            return Some(body);
+        }
+    }
+    let mut cursor = node.walk();
+    let children: Vec<Node> = node.named_children(&mut cursor).collect();
+    if let Some(body) = children.iter().find(|c| BODY_KINDS.contains(&c.kind())) {
+        return Some(*body);
+    }
+    children
+        .into_iter()
+        .filter(|c| {
+            let kind = c.kind();
+            [
+                "declarator",
+                "_spec",
+                "_definition",
+                "_declaration",
+                "_specifier",
+            ]
+            .iter()
+            .any(|end| kind.ends_with(end))
+        })
+        .find_map(|c| body_of(c, depth + 1))
 }
 
 /// A name on one line with runs of whitespace collapsed, shortened with `…`.
