@@ -4,7 +4,7 @@
 //! where its result departs from the expected file.
 //!
 //! `cargo bench --bench edit_code_replay -- FOLDER...` (a folder of cases, or
-//! case folders); `MATCHER=next` picks the matcher being built.
+//! case folders).
 
 #[path = "../tests/corpus/mod.rs"]
 mod corpus;

@@ -77,7 +77,7 @@ fn a_search_that_skips_a_middle_is_not_cut_short_at_a_similar_line() {
         Err(refusal) => assert!(
             matches!(
                 refusal,
-                Refusal::Elsewhere { .. } | Refusal::NotFound { .. } | Refusal::LinesLeftOut { .. }
+                Refusal::NotFound { .. } | Refusal::Conflict { .. }
             ),
             "{refusal}"
         ),
@@ -98,7 +98,7 @@ fn a_short_search_among_look_alikes_is_applied_right_or_refused() {
         Err(refusal) => assert!(
             matches!(
                 refusal,
-                Refusal::Ambiguous { .. } | Refusal::Elsewhere { .. } | Refusal::NotFound { .. }
+                Refusal::Ambiguous { .. } | Refusal::NotFound { .. }
             ),
             "{refusal}"
         ),
@@ -167,7 +167,7 @@ fn lines_written_next_to_their_own_copies_are_refused() {
         Err(refusal) => assert!(
             matches!(
                 refusal,
-                Refusal::WrittenTwice { .. } | Refusal::NotFound { .. }
+                Refusal::Unverified { .. } | Refusal::NotFound { .. }
             ),
             "{refusal}"
         ),
@@ -204,7 +204,7 @@ fn one_of_several_copies_of_a_line_is_not_lost_to_a_pairing_one_line_off() {
         .replace("getAsFileHandle)\"]", "getAsFileHandle2)\"]");
     match apply(BINDINGS, search, new) {
         Ok(got) => assert_eq!(got, want),
-        Err(refusal) => assert!(matches!(refusal, Refusal::CopyLost { .. }), "{refusal}"),
+        Err(refusal) => assert!(matches!(refusal, Refusal::Unverified { .. } | Refusal::Conflict { .. }), "{refusal}"),
     }
 }
 
@@ -282,7 +282,7 @@ fn last_lines_that_follow_past_look_alikes_are_not_paired_with_them() {
     match apply(IMPORTS, search, new) {
         Ok(got) => assert_eq!(got, want),
         Err(e) => assert!(
-            matches!(e, Refusal::LinesLeftOut { .. } | Refusal::Ambiguous { .. }),
+            matches!(e, Refusal::Conflict { .. } | Refusal::Ambiguous { .. }),
             "{e:?}"
         ),
     }
@@ -301,7 +301,7 @@ fn an_ellipsis_the_file_has_elsewhere_still_stands_for_lines_left_out() {
     match apply(file, search, new) {
         Ok(got) => assert_eq!(got, want),
         Err(e) => assert!(
-            matches!(e, Refusal::NotFound { .. } | Refusal::LinesLeftOut { .. }),
+            matches!(e, Refusal::NotFound { .. } | Refusal::Conflict { .. }),
             "{e:?}"
         ),
     }
@@ -323,7 +323,7 @@ fn a_look_alike_of_the_left_out_middle_is_not_taken_for_the_first_lines() {
     match apply(file, search, new) {
         Ok(got) => assert_eq!(got, want),
         Err(e) => assert!(
-            matches!(e, Refusal::Elsewhere { .. } | Refusal::LinesLeftOut { .. }),
+            matches!(e, Refusal::NotFound { .. } | Refusal::Conflict { .. }),
             "{e:?}"
         ),
     }

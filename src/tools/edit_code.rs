@@ -150,6 +150,10 @@ pub struct EditCodeOutput {
     /// Each place replaced, with how it matched.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub matches: Vec<MatchInfo>,
+    /// Traces of how the texts reached the server that were undone in both
+    /// search_context and new_content before matching, e.g. "line numbers".
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub normalized: Vec<&'static str>,
     /// Where the new code is in the edited file (first to last replacement).
     pub affected_lines: LineSpan,
     /// Lines added minus lines removed.
@@ -480,6 +484,7 @@ fn replace_output(strategy: EditStrategy, edited: Edited<CodePlan>) -> EditCodeO
         file_path: edited.path.display(),
         strategy: strategy.name(),
         matches,
+        normalized: plan.normalized.clone(),
         affected_lines: LineSpan::new(first.start, last.end),
         lines_delta: edited.after.line_count() as isize - edited.before.line_count() as isize,
         diff: unified_diff(
@@ -667,6 +672,7 @@ fn overwrite_output(edited: Edited<CodePlan>) -> EditCodeOutput {
         file_path: edited.path.display(),
         strategy: "overwrite_file",
         matches: Vec::new(),
+        normalized: Vec::new(),
         affected_lines: LineSpan::new(1, lines),
         lines_delta: lines as isize - edited.before.line_count() as isize,
         diff: unified_diff(

@@ -21,7 +21,7 @@ pub mod unseen;
 
 use std::collections::BTreeMap;
 
-use mcp_server_text::text::fuzzy::{EditRequest, Plan, next};
+use mcp_server_text::text::fuzzy::{EditRequest, Plan};
 
 pub use cases::{Case, Expect, Kind};
 
@@ -37,14 +37,9 @@ pub enum Verdict {
     Wrong(String),
 }
 
-/// Plans an edit with the matcher `MATCHER` names (`next` for the one being
-/// built beside the one in place), a refusal as its message.
+/// Plans an edit, a refusal as its message.
 pub fn plan_with(file: &str, request: &EditRequest<'_>) -> Result<Plan, String> {
-    if std::env::var_os("MATCHER").is_some_and(|m| m == "next") {
-        next::plan_edit(file, request).map_err(|r| r.to_string())
-    } else {
-        mcp_server_text::text::fuzzy::plan_edit(file, request).map_err(|r| r.to_string())
-    }
+    mcp_server_text::text::fuzzy::plan_edit(file, request).map_err(|r| r.to_string())
 }
 
 /// Runs one case.

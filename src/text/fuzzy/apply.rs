@@ -3,6 +3,7 @@
 
 use super::align::Step;
 use super::context::Ctx;
+use super::edges;
 use super::merge::{Clash, Sides};
 use super::places::{Place, Prepared};
 use super::refusal::{ConflictReason, Refusal, Unfound};
@@ -28,7 +29,18 @@ pub(crate) fn edit(
     score: f64,
     adjustments: Vec<Adjustment>,
 ) -> Result<PlannedEdit, Refusal> {
-    let region = place.alignment.region.clone();
+    // An exact search shows its edges as the file has them: only the lines
+    // written out past it are read.
+    let fitted = edges::fit(
+        &prepared.search,
+        &prepared.search_markers,
+        &prepared.new,
+        &prepared.new_markers,
+        &ctx.file,
+        &place.alignment,
+        found == Found::Tolerant,
+    );
+    let region = fitted.alignment.region.clone();
     let lines = Ctx::numbers(&region);
     let conflict_at = |reason,
                        search_line: Option<usize>,
@@ -49,12 +61,12 @@ pub(crate) fn edit(
         return Err(conflict(ConflictReason::NewContentUnlike, None, None));
     }
     let sides = Sides {
-        base: &prepared.search,
-        base_markers: &prepared.search_markers,
-        theirs: &prepared.new,
-        theirs_markers: &prepared.new_markers,
+        base: &fitted.base,
+        base_markers: &fitted.base_markers,
+        theirs: &fitted.theirs,
+        theirs_markers: &fitted.theirs_markers,
         file: &ctx.file,
-        alignment: &place.alignment,
+        alignment: &fitted.alignment,
     };
     let merged = sides.merge().map_err(|clash| match clash {
         Clash::LineDiffers { s, f } => conflict(ConflictReason::LineDiffers, Some(s), Some(f)),
@@ -100,7 +112,7 @@ pub(crate) fn edit(
             }),
         },
     })?;
-    let pairs: Vec<(usize, usize)> = place
+    let pairs: Vec<(usize, usize)> = fitted
         .alignment
         .steps
         .iter()
@@ -113,8 +125,8 @@ pub(crate) fn edit(
         text: ctx.text,
         index: &ctx.index,
         file: &ctx.file,
-        base: &prepared.search,
-        theirs: &prepared.new,
+        base: &fitted.base,
+        theirs: &fitted.theirs,
         lines: region.clone(),
         pairs: &pairs,
     }
@@ -136,9 +148,14 @@ pub(crate) fn edit(
             after,
             nearby: keys(&ctx.file[around.clone()]),
             nearby_after,
-            search: keys_of(&prepared.search, &prepared.search_markers),
-            new: keys_of(&prepared.new, &prepared.new_markers),
-            new_order: order_of(&prepared.new, &prepared.new_markers),
+            search: keys_of(&fitted.base, &fitted.base_markers),
+            new: keys_of(&fitted.theirs, &fitted.theirs_markers),
+            new_order: order_of(&fitted.theirs, &fitted.theirs_markers),
+            stale: merged
+                .stale
+                .iter()
+                .map(|&(s, f)| (fitted.base[s].key.as_str(), ctx.file[f].key.as_str()))
+                .collect(),
             elided: prepared.search_markers.iter().any(|m| *m),
             takes_break_before: rendered.text.is_empty(),
             splice: rendered.range.clone(),

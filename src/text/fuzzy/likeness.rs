@@ -188,6 +188,22 @@ fn typo_pairs<'a>(ta: &[&'a str], tb: &[&'a str]) -> Option<Vec<(&'a str, &'a st
 /// The words of the canonical line `search` that are typos of the words of
 /// `file` in the same places, as (search word, file word); empty unless the
 /// lines are alike up to such typos.
+/// Whether two lines hold different numbers: a line whose numbers changed is
+/// no stale memory of the same line but evidence of another block (generated
+/// or copied blocks often differ in nothing else).
+pub(crate) fn numbers_differ(a: &str, b: &str) -> bool {
+    let numbers = |line: &str| -> Vec<String> {
+        let mut found: Vec<String> = tokens(line)
+            .into_iter()
+            .filter(|t| t.chars().any(|c| c.is_ascii_digit()))
+            .map(str::to_string)
+            .collect();
+        found.sort();
+        found
+    };
+    numbers(a) != numbers(b)
+}
+
 pub(crate) fn typos<'a>(search: &'a str, file: &'a str) -> Vec<(&'a str, &'a str)> {
     typo_pairs(&tokens(search), &tokens(file)).unwrap_or_default()
 }

@@ -26,7 +26,7 @@ use similar::{Algorithm, DiffOp, capture_diff_slices};
 
 use super::align::{Alignment, Step};
 use super::costs::COSTS;
-use super::likeness::{Likeness, agrees, likeness, typos};
+use super::likeness::{Likeness, agrees, likeness, numbers_differ, typos};
 use super::rows::Row;
 
 /// One line of the merged region.
@@ -128,6 +128,10 @@ pub(crate) struct Merged {
     /// Lines of theirs the caller kept from the search, as (new line, search
     /// line).
     pub kept: Vec<(usize, usize)>,
+    /// Search lines the caller keeps that the file reads otherwise (a line
+    /// remembered stale, kept as the file has it), as (search line, file
+    /// line).
+    pub stale: Vec<(usize, usize)>,
 }
 
 /// What a base line stands for in ours.
@@ -270,12 +274,22 @@ impl Sides<'_, '_> {
             kept: (0..tk.len())
                 .filter_map(|t| base_of[t].map(|s| (t, s)))
                 .collect(),
+            stale: Vec::new(),
         };
+        // A line the caller keeps is a fixed point where the file has it up
+        // to noise, or reads it otherwise without other numbers (a line
+        // remembered stale: the file's version stays, and it counts against
+        // the lines the file may contradict).
         let mut kept_differ: Vec<(usize, Option<usize>)> = Vec::new();
         let fixed = |s: usize| -> Option<(usize, Range<usize>)> {
             let t = theirs_of[s]?;
             match &ours[s] {
                 Ours::Pair(f, Likeness::Same | Likeness::Noise) => Some((t, *f..*f + 1)),
+                Ours::Pair(f, Likeness::Differs)
+                    if !numbers_differ(&self.base[s].key, &self.file[*f].key) =>
+                {
+                    Some((t, *f..*f + 1))
+                }
                 Ours::Hidden(r) => Some((t, r.clone())),
                 _ => None,
             }
@@ -283,6 +297,11 @@ impl Sides<'_, '_> {
         let mut points: Vec<(usize, usize, Range<usize>)> = (0..bk.len())
             .filter_map(|s| fixed(s).map(|(t, r)| (s, t, r)))
             .collect();
+        for &(s, _, ref r) in &points {
+            if matches!(ours[s], Ours::Pair(_, Likeness::Differs)) {
+                kept_differ.push((s, Some(r.start)));
+            }
+        }
         // The end of the region is the last fixed point.
         points.push((bk.len(), tk.len(), region.end..region.end));
         let (mut s0, mut t0, mut f0) = (0, 0, region.start);
@@ -300,6 +319,10 @@ impl Sides<'_, '_> {
         if kept_differ.len() > COSTS.stale_kept {
             return Err(Clash::KeptDiffer(kept_differ));
         }
+        merged.stale = kept_differ
+            .iter()
+            .filter_map(|&(s, f)| Some((s, f?)))
+            .collect();
         Ok(merged)
     }
 
@@ -335,7 +358,26 @@ impl Sides<'_, '_> {
             while hi + 1 < self.base.len() && self.base[hi + 1].is_blank() {
                 hi += 1;
             }
-            if let Some(s) = (lo..=hi).find(|&s| ours[s] == Ours::Missing) {
+            // A line that rewrites the search line next to the run takes
+            // that line's place, whatever the run's count.
+            let rewrites = [lo.wrapping_sub(1), hi + 1].into_iter().any(|s| {
+                s < self.base.len()
+                    && !self.base[s].is_blank()
+                    && !base_of.contains(&Some(s))
+                    && rapidfuzz::fuzz::ratio(self.base[s].key.chars(), self.theirs[t].key.chars())
+                        >= COSTS.paired_rewrite
+            });
+            // With every blank line of the run missing from the file (or
+            // every one there), no blank line is in question.
+            let mixed = (lo..=hi).any(|s| ours[s] == Ours::Missing)
+                && (lo..=hi).any(|s| ours[s] != Ours::Missing);
+            if rewrites {
+                continue;
+            }
+            if mixed {
+                // A run the file counts shorter: which of its blank lines
+                // the new line goes between is a guess.
+                let s = (lo..=hi).find(|&s| ours[s] == Ours::Missing)?;
                 let f = (lo..=hi)
                     .find_map(|x| match ours[x] {
                         Ours::Pair(f, _) => Some(f),
@@ -344,17 +386,33 @@ impl Sides<'_, '_> {
                     .unwrap_or(start);
                 return Some(Clash::LineMissing { s, f });
             }
-            for (x, paired) in ours.iter().enumerate().take(hi + 1).skip(lo) {
-                let Ours::Pair(f, _) = *paired else { continue };
-                let spare = |g: usize| {
-                    g >= start
-                        && g < start + side.len()
-                        && side[g - start] == FileSide::Extra
-                        && self.file[g].is_blank()
-                };
-                if let Some(g) = [f.wrapping_sub(1), f + 1].into_iter().find(|&g| spare(g)) {
-                    return Some(Clash::ExtraLine { s: x, f: g });
-                }
+            if let Some(clash) = self.spare_blank_beside(lo, hi, ours, side) {
+                return Some(clash);
+            }
+        }
+        None
+    }
+
+    /// A blank line only the file has, next to a blank line of the search's
+    /// run `lo..=hi` that the file has too: the file counts the run longer.
+    fn spare_blank_beside(
+        &self,
+        lo: usize,
+        hi: usize,
+        ours: &[Ours],
+        side: &[FileSide],
+    ) -> Option<Clash> {
+        let start = self.alignment.region.start;
+        for (x, paired) in ours.iter().enumerate().take(hi + 1).skip(lo) {
+            let Ours::Pair(f, _) = *paired else { continue };
+            let spare = |g: usize| {
+                g >= start
+                    && g < start + side.len()
+                    && side[g - start] == FileSide::Extra
+                    && self.file[g].is_blank()
+            };
+            if let Some(g) = [f.wrapping_sub(1), f + 1].into_iter().find(|&g| spare(g)) {
+                return Some(Clash::ExtraLine { s: x, f: g });
             }
         }
         None
@@ -487,6 +545,42 @@ impl Sides<'_, '_> {
             merged.out.extend(c.ours.map(Out::Disk));
             return Ok(());
         }
+        // A marker that opens the chunk, its lines written out first and the
+        // caller's change after them: the written-out lines stand for the
+        // marker, and the rest is a chunk of its own.
+        if let Some(Ours::Hidden(r)) = c.base.clone().next().map(|s| &ours[s])
+            && r.start == c.ours.start
+            && c.base.len() > 1
+        {
+            let head = Chunk {
+                base: c.base.start..c.base.start + 1,
+                theirs: c.theirs.clone(),
+                ours: r.clone(),
+            };
+            let out = self.written_out(&head, |f| at(f) == FileSide::Hidden);
+            let end = out.as_ref().and_then(|out| {
+                out.iter().rposition(|o| {
+                    matches!(
+                        o,
+                        Out::Disk(_)
+                            | Out::New {
+                                anchor: Some(Anchor::Rewrites { .. }),
+                                ..
+                            }
+                    )
+                })
+            });
+            if let (Some(out), Some(end)) = (out, end) {
+                merged.out.extend(out[..=end].iter().copied());
+                let rest = Chunk {
+                    base: c.base.start + 1..c.base.end,
+                    theirs: c.theirs.start + end + 1..c.theirs.end,
+                    ours: r.end..c.ours.end,
+                };
+                let sides = &side[r.end - c.ours.start..];
+                return self.chunk(rest, ours, sides, base_of, merged, kept_differ);
+            }
+        }
         // Lines the search left out, or a marker stands for, that theirs
         // writes out.
         let left_out = c
@@ -589,12 +683,25 @@ impl Sides<'_, '_> {
     }
 
     /// The chunk as `new_content` writes out file lines the search left out:
-    /// every such line of text has, in order, a line of theirs like it. Only
-    /// a line a marker stands for may be written out rewritten: the caller
+    /// every such line of text has, in order, a line of theirs like it. A
+    /// line a marker stands for may be written out rewritten: the caller
     /// knew it was there. A line the search lacks without a marker may be
     /// one the caller never saw (the file moved on), and a new line that
-    /// looks like it is no claim to replace it.
+    /// looks like it is no claim to replace it, unless the caller writes out
+    /// the lines around it as they are: at least two lines the same for
+    /// each one rewritten.
     fn written_out(&self, c: &Chunk, hidden: impl Fn(usize) -> bool) -> Option<Vec<Out>> {
+        self.written_out_as(c, &hidden, false)
+            .or_else(|| self.written_out_as(c, &hidden, true))
+    }
+
+    /// [`Self::written_out`], with unmarked lines rewritten if `rewrites`.
+    fn written_out_as(
+        &self,
+        c: &Chunk,
+        hidden: &impl Fn(usize) -> bool,
+        rewrites: bool,
+    ) -> Option<Vec<Out>> {
         let lines: Vec<usize> = c
             .ours
             .clone()
@@ -602,16 +709,25 @@ impl Sides<'_, '_> {
             .collect();
         let mut next = c.theirs.start;
         let mut matched: Vec<(usize, usize)> = Vec::new();
+        let (mut same, mut rewritten) = (0, 0);
         for f in lines {
             let found = (next..c.theirs.end).find(|&t| {
                 let (a, b) = (&self.file[f].key, &self.theirs[t].key);
                 a == b
                     || likeness(a, b) != Likeness::Differs
-                    || (hidden(f)
+                    || ((hidden(f) || rewrites)
                         && rapidfuzz::fuzz::ratio(a.chars(), b.chars()) >= COSTS.rewritten)
             })?;
+            if self.file[f].same(&self.theirs[found]) {
+                same += 1;
+            } else if !hidden(f) {
+                rewritten += 1;
+            }
             matched.push((found, f));
             next = found + 1;
+        }
+        if rewrites && same < 2 * rewritten {
+            return None;
         }
         Some(
             c.theirs

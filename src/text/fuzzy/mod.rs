@@ -62,6 +62,7 @@ pub(crate) mod context;
 pub(crate) mod costs;
 pub(crate) mod decide;
 pub(crate) mod diff;
+pub(crate) mod edges;
 pub(crate) mod exact;
 pub(crate) mod exact_edits;
 pub(crate) mod indent;

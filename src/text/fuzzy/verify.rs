@@ -79,10 +79,12 @@ pub(crate) const MARKER: &str = "\u{1}marker";
 /// lines the check does not see. Up to a typo only where the file has no
 /// line that is exactly `want`: of two look-alike lines, the one the caller
 /// wrote is the one meant.
-fn fits(got: Option<&str>, want: Option<&str>, file: &[&str]) -> bool {
+fn fits(got: Option<&str>, want: Option<&str>, file: &[&str], stale: &[(&str, &str)]) -> bool {
     match (got, want) {
         (_, Some(MARKER)) | (None, _) | (_, None) => true,
-        (Some(a), Some(b)) => a == b || (!file.contains(&b) && alike(a, b)),
+        (Some(a), Some(b)) => {
+            a == b || (!file.contains(&b) && alike(a, b)) || stale.contains(&(b, a))
+        }
     }
 }
 
@@ -102,6 +104,9 @@ pub(crate) struct Check<'a> {
     pub new: Vec<&'a str>,
     /// Keys of `new_content`'s lines in order, markers as [`MARKER`].
     pub new_order: Vec<&'a str>,
+    /// Lines the caller keeps that the file has in another version (a line
+    /// remembered stale), as (the caller's key, the file's key).
+    pub stale: Vec<(&'a str, &'a str)>,
     /// Keys of the file's lines in and around the region.
     pub nearby: Vec<&'a str>,
     /// The same lines after the edit.
@@ -134,6 +139,14 @@ impl Check<'_> {
         let mut caller_removed = beyond(&search, &new);
 
         let mut unclaimed_added: Vec<&str> = caller_added.clone();
+        // Unseen lines the caller writes out as they are: for each two of
+        // them, one more unseen line may be written out rewritten.
+        let shown = self
+            .before
+            .iter()
+            .filter(|b| !self.search.iter().any(|s| alike(s, b)) && self.new.contains(b))
+            .count();
+        let mut rewrites_left = shown / 2;
         for line in &added {
             if !take(&mut caller_added, line) {
                 return Err(format!(
@@ -150,12 +163,17 @@ impl Check<'_> {
             // it out: as it is (up to noise), or rewritten where a marker
             // told the caller it was there.
             let unseen = !self.search.iter().any(|s| alike(s, line));
+            let similar = |a: &str| rapidfuzz::fuzz::ratio(a.chars(), line.chars()) >= COSTS.rewritten;
             let rewritten = if unseen {
-                unclaimed_added.iter().position(|a| {
-                    alike(a, line)
-                        || (self.elided
-                            && rapidfuzz::fuzz::ratio(a.chars(), line.chars()) >= COSTS.rewritten)
-                })
+                unclaimed_added
+                    .iter()
+                    .position(|a| alike(a, line) || (self.elided && similar(a)))
+                    .or_else(|| {
+                        (rewrites_left > 0)
+                            .then(|| unclaimed_added.iter().position(|a| similar(a)))
+                            .flatten()
+                            .inspect(|_| rewrites_left -= 1)
+                    })
             } else {
                 None
             };
@@ -224,7 +242,8 @@ impl Check<'_> {
                     .any(|(j, _)| {
                         let want_prev = j.checked_sub(1).map(|k| self.new_order[k]);
                         let want_next = self.new_order.get(j + 1).copied();
-                        fits(prev, want_prev, &self.nearby) && fits(next, want_next, &self.nearby)
+                        fits(prev, want_prev, &self.nearby, &self.stale)
+                            && fits(next, want_next, &self.nearby, &self.stale)
                     });
                 if !placed {
                     return Err(format!(
@@ -281,6 +300,7 @@ mod tests {
             search: search.to_vec(),
             new: new.to_vec(),
             new_order: new.to_vec(),
+            stale: vec![],
             nearby: before.to_vec(),
             nearby_after: after.to_vec(),
             splice: 10..20,
@@ -354,6 +374,7 @@ mod tests {
             search: vec![],
             new: vec![],
             new_order: vec![],
+            stale: vec![],
             nearby: vec![],
             nearby_after: vec![],
             splice: 5..20,
@@ -394,6 +415,7 @@ mod tests {
             search: vec!["a", "b"],
             new: vec!["a", "audit cache 325", "b"],
             new_order: vec!["a", "audit cache 325", "b"],
+            stale: vec![],
             nearby: vec!["a", "audit cache 324", "b"],
             nearby_after: vec!["a", "audit cache 325", "b"],
             splice: 10..20,

@@ -197,7 +197,7 @@ impl File<'_> {
                 }
                 many => Found::Ambiguous(many.iter().map(|e| span(e.lines)).collect()),
             },
-            Err(Refusal::Ambiguous { candidates }) => {
+            Err(Refusal::Ambiguous { candidates, .. }) => {
                 Found::Ambiguous(candidates.iter().map(|c| span(c.lines)).collect())
             }
             Err(Refusal::NotFound { best, .. }) => {

@@ -3,7 +3,7 @@
 use std::fmt;
 
 use super::Why;
-use crate::text::fuzzy::{LineRange, Refusal};
+use crate::text::fuzzy::{ConflictReason, LineRange, Refusal, Unfound};
 
 impl fmt::Display for Why {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -58,40 +58,34 @@ pub(super) fn describe(refusal: &Refusal, shift: usize) -> String {
     match refusal {
         Refusal::Conflict {
             lines,
-            search_line,
-            file_line,
+            reason: ConflictReason::AlreadyApplied,
             ..
         } => format!(
-            "its old lines match lines {} of the file only loosely, and old line {search_line} of the hunk, which the hunk changes, is not what the file has there (line {}): the file changed since the patch was made",
-            at(*lines),
-            file_line + shift
-        ),
-        Refusal::Elsewhere {
-            best,
-            search_line,
-            file_lines,
-            ..
-        } => format!(
-            "its old lines come closest to lines {} of the file, but old line {search_line} of the hunk is not there and reads exactly like line {} elsewhere, so the hunk may belong there",
-            at(best.lines),
-            file_lines
-                .first()
-                .map_or_else(String::new, |l| (l + shift).to_string())
-        ),
-        Refusal::NotATypo {
-            best,
-            search_line,
-            search_token,
-            file_token,
-            ..
-        } => format!(
-            "its old lines come closest to lines {}, but old line {search_line} of the hunk has `{search_token}` where the file has `{file_token}`: another place, or the file changed since the patch was made",
-            at(best.lines)
-        ),
-        Refusal::AlreadyApplied { lines } => format!(
             "its new lines are already in the file at lines {}: the patch seems applied already",
             at(*lines)
         ),
+        Refusal::Conflict {
+            lines,
+            search_line: Some(search_line),
+            file_line,
+            ..
+        } => format!(
+            "its old lines match lines {} of the file only loosely, and old line {search_line} of the hunk, which the hunk changes, is not what the file has there{}: the file changed since the patch was made",
+            at(*lines),
+            file_line.map_or_else(String::new, |l| format!(" (line {})", l + shift))
+        ),
+        Refusal::NotFound {
+            best: Some(best),
+            reason: Some(Unfound::KeptLinesDiffer { lines }),
+            ..
+        } => {
+            let listed: Vec<String> = lines.iter().map(|(s, _)| s.to_string()).collect();
+            format!(
+                "its old lines come closest to lines {}, but the context lines {} of the hunk read differently there or are missing: another place, or the file changed since the patch was made",
+                at(best.lines),
+                listed.join(", ")
+            )
+        }
         other => format!(
             "the matcher refused it ({}; there search_context means the hunk's old lines and new_content its new lines, and line numbers count from line {} of the file)",
             other,

@@ -1,0 +1,367 @@
+//! The block's edges, where the search stops and the file goes on.
+//!
+//! Two things the caller's texts say there are read before the merge:
+//!
+//! - **Blank lines.** The caller's change of the blank lines at an edge is
+//!   made only when the search shows that edge as the file has it. A search
+//!   that shows one blank line where the file has two, with `new_content`
+//!   showing two, was copied short: the file's blank lines stay.
+//! - **Lines written out past the search.** When `new_content` goes on past
+//!   the search's first or last line with the lines the file has there, the
+//!   caller has shown them: the search is read as if it had shown them too,
+//!   so they are written once (and a change to one of them is made), not
+//!   added as a second copy.
+//!
+//! ```text
+//! file:    def f(a):      search:  def f(a):      new_content:  def f(a):
+//!              b = a + 1               b = a + 1                     b = a + 10
+//!              return b                                              return b
+//! ```
+//! The search is read as `def f(a): / b = a + 1 / return b`, so `return b`
+//! stays once.
+
+use similar::{Algorithm, DiffOp, capture_diff_slices};
+
+use super::align::{Alignment, Step};
+use super::costs::COSTS;
+use super::likeness::{Likeness, likeness};
+use super::rows::Row;
+
+/// The caller's texts and the alignment, made to agree at the edges.
+#[derive(Debug, Clone)]
+pub(crate) struct Fitted<'a> {
+    /// The search, with the file lines `new_content` writes out past it.
+    pub base: Vec<Row<'a>>,
+    /// Which lines of `base` are elision markers.
+    pub base_markers: Vec<bool>,
+    /// `new_content`, with its edge blank lines as the search's where the
+    /// search does not show the file's.
+    pub theirs: Vec<Row<'a>>,
+    /// Which lines of `theirs` are elision markers.
+    pub theirs_markers: Vec<bool>,
+    /// The alignment of `base`.
+    pub alignment: Alignment,
+}
+
+/// The texts read at the block's edges (see the module); `blank_lines`
+/// for a tolerant match, whose search may not show the file's blank lines.
+pub(crate) fn fit<'a>(
+    base: &[Row<'a>],
+    base_markers: &[bool],
+    theirs: &[Row<'a>],
+    theirs_markers: &[bool],
+    file: &[Row<'a>],
+    alignment: &Alignment,
+    blank_lines: bool,
+) -> Fitted<'a> {
+    let mut fitted = Fitted {
+        base: base.to_vec(),
+        base_markers: base_markers.to_vec(),
+        theirs: theirs.to_vec(),
+        theirs_markers: theirs_markers.to_vec(),
+        alignment: alignment.clone(),
+    };
+    if base.iter().all(Row::is_blank) {
+        return fitted;
+    }
+    if blank_lines {
+        fitted.blank_edges(file);
+    }
+    fitted.written_out_past(file);
+    fitted
+}
+
+impl<'a> Fitted<'a> {
+    /// The file line search line `s` is paired with.
+    fn paired(&self, s: usize) -> Option<usize> {
+        self.alignment.steps.iter().find_map(|step| match *step {
+            Step::Pair { s: ps, f } if ps == s => Some(f),
+            _ => None,
+        })
+    }
+
+    /// Sets `new_content`'s blank lines at each edge to the search's where
+    /// the search shows a number of them the file does not have. An edge is
+    /// the blank lines before the search's first line of text (after its
+    /// last), when `new_content` keeps that line and has only blank lines
+    /// before it (after it).
+    fn blank_edges(&mut self, file: &[Row<'a>]) {
+        let Some(blank) = self.base.iter().chain(&self.theirs).find(|r| r.is_blank()).cloned()
+        else {
+            return;
+        };
+        let kept = kept_lines(&self.base, &self.theirs);
+        // Leading edge.
+        let lead = self.base.iter().take_while(|r| r.is_blank()).count();
+        if let Some(t) = kept[lead]
+            && !self.base_markers[lead]
+            && self.theirs[..t].iter().all(Row::is_blank)
+            && let Some(f) = self.paired(lead)
+        {
+            let on_disk = file[..f].iter().rev().take_while(|r| r.is_blank()).count();
+            if on_disk != lead && t != lead {
+                let keep = self.theirs.split_off(t);
+                let keep_markers = self.theirs_markers.split_off(t);
+                self.theirs = std::iter::repeat_n(blank.clone(), lead).chain(keep).collect();
+                self.theirs_markers = std::iter::repeat_n(false, lead).chain(keep_markers).collect();
+            }
+        }
+        // Trailing edge.
+        let kept = kept_lines(&self.base, &self.theirs);
+        let trail = self.base.iter().rev().take_while(|r| r.is_blank()).count();
+        let last = self.base.len() - 1 - trail;
+        if let Some(t) = kept[last]
+            && !self.base_markers[last]
+            && self.theirs[t + 1..].iter().all(Row::is_blank)
+            && let Some(f) = self.paired(last)
+        {
+            let on_disk = file[f + 1..].iter().take_while(|r| r.is_blank()).count();
+            let given = self.theirs.len() - 1 - t;
+            if on_disk != trail && given != trail {
+                self.theirs.truncate(t + 1);
+                self.theirs_markers.truncate(t + 1);
+                self.theirs.extend(std::iter::repeat_n(blank, trail));
+                self.theirs_markers.extend(std::iter::repeat_n(false, trail));
+            }
+        }
+    }
+
+    /// Takes into the search the file lines just outside the region that
+    /// `new_content` writes out before the search's first line or after its
+    /// last.
+    fn written_out_past(&mut self, file: &[Row<'a>]) {
+        let bk: Vec<&str> = self.base.iter().map(|r| r.key.as_str()).collect();
+        let tk: Vec<&str> = self.theirs.iter().map(|r| r.key.as_str()).collect();
+        let ops = capture_diff_slices(Algorithm::Patience, &bk, &tk);
+        let region = self.alignment.region.clone();
+        // After the last line.
+        if let Some(&DiffOp::Insert {
+            old_index,
+            new_index,
+            new_len,
+        }) = ops.last()
+            && old_index == bk.len()
+        {
+            let written = &self.theirs[new_index..new_index + new_len];
+            let beyond = &file[region.end..];
+            let n = shown(written.iter(), beyond.iter());
+            if n > 0 {
+                let s0 = self.base.len();
+                self.base.extend(beyond[..n].iter().cloned());
+                self.base_markers.extend(std::iter::repeat_n(false, n));
+                let steps = &mut self.alignment.steps;
+                steps.extend((0..n).map(|k| Step::Pair {
+                    s: s0 + k,
+                    f: region.end + k,
+                }));
+                self.alignment.region.end += n;
+            }
+        }
+        // Before the first line.
+        if let Some(&DiffOp::Insert {
+            old_index: 0,
+            new_index,
+            new_len,
+        }) = ops.first()
+        {
+            let written = &self.theirs[new_index..new_index + new_len];
+            let before = &file[..region.start];
+            let n = shown(written.iter().rev(), before.iter().rev());
+            if n > 0 {
+                let start = region.start - n;
+                let mut base: Vec<Row<'a>> = before[start..].to_vec();
+                base.append(&mut self.base);
+                self.base = base;
+                self.base_markers = std::iter::repeat_n(false, n)
+                    .chain(self.base_markers.drain(..))
+                    .collect();
+                let steps: Vec<Step> = (0..n)
+                    .map(|k| Step::Pair {
+                        s: k,
+                        f: start + k,
+                    })
+                    .chain(self.alignment.steps.drain(..).map(|step| shifted(step, n)))
+                    .collect();
+                self.alignment.steps = steps;
+                self.alignment.region.start = start;
+            }
+        }
+    }
+}
+
+/// How many of the `written` lines (in order away from the search) are the
+/// file's lines next to it (`file`, in the same order): each alike, or a
+/// rewrite of it, with at least one line of text the same. Blank lines
+/// alone are not enough: the blank-line rule decides those.
+fn shown<'r, 'a: 'r>(
+    written: impl Iterator<Item = &'r Row<'a>>,
+    file: impl Iterator<Item = &'r Row<'a>>,
+) -> usize {
+    let mut n = 0;
+    let mut same = 0;
+    let mut upto = 0;
+    for (w, f) in written.zip(file) {
+        let alike = if w.is_blank() || f.is_blank() {
+            w.is_blank() && f.is_blank()
+        } else if w.same(f) {
+            same += 1;
+            true
+        } else {
+            likeness(&w.key, &f.key) != Likeness::Differs
+                || rapidfuzz::fuzz::ratio(w.key.chars(), f.key.chars()) >= COSTS.rewritten
+        };
+        if !alike {
+            break;
+        }
+        n += 1;
+        if same > 0 {
+            upto = n;
+        }
+    }
+    upto
+}
+
+/// For each line of `base`, the line of `theirs` that keeps it, if one.
+fn kept_lines(base: &[Row<'_>], theirs: &[Row<'_>]) -> Vec<Option<usize>> {
+    let bk: Vec<&str> = base.iter().map(|r| r.key.as_str()).collect();
+    let tk: Vec<&str> = theirs.iter().map(|r| r.key.as_str()).collect();
+    let mut kept = vec![None; bk.len()];
+    for op in capture_diff_slices(Algorithm::Patience, &bk, &tk) {
+        if let DiffOp::Equal {
+            old_index,
+            new_index,
+            len,
+        } = op
+        {
+            for k in 0..len {
+                kept[old_index + k] = Some(new_index + k);
+            }
+        }
+    }
+    kept
+}
+
+/// `step` with its search line `n` further down.
+fn shifted(step: Step, n: usize) -> Step {
+    match step {
+        Step::Pair { s, f } => Step::Pair { s: s + n, f },
+        Step::SearchOnly { s } => Step::SearchOnly { s: s + n },
+        Step::FileOnly { f } => Step::FileOnly { f },
+        Step::Hidden { s, f } => Step::Hidden { s: s + n, f },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::rows::of_snippet;
+    use super::*;
+
+    fn aligned(pairs: &[(usize, usize)]) -> Alignment {
+        let steps: Vec<Step> = pairs.iter().map(|&(s, f)| Step::Pair { s, f }).collect();
+        let region = pairs[0].1..pairs[pairs.len() - 1].1 + 1;
+        Alignment {
+            steps,
+            cost: 0,
+            edits: 0,
+            hidden: 0,
+            region,
+        }
+    }
+
+    fn texts(rows: &[Row<'_>]) -> Vec<String> {
+        rows.iter().map(|r| r.raw.to_string()).collect()
+    }
+
+    #[test]
+    fn lines_new_content_writes_past_the_search_join_the_search() {
+        let file = of_snippet("a = 1\nb = 2\nc = 3\nd = 4\n");
+        let base = of_snippet("a = 1\nb = 2\n");
+        let theirs = of_snippet("a = 1\nb = 2\nc = 30\nd = 4\n");
+        let fitted = fit(
+            &base,
+            &[false; 2],
+            &theirs,
+            &[false; 4],
+            &file,
+            &aligned(&[(0, 0), (1, 1)]),
+            true,
+        );
+        assert_eq!(texts(&fitted.base), ["a = 1", "b = 2", "c = 3", "d = 4"]);
+        assert_eq!(fitted.alignment.region, 0..4);
+    }
+
+    #[test]
+    fn a_line_before_the_search_joins_it_and_the_steps_follow() {
+        let file = of_snippet("x = 0\na = 1\nb = 2\n");
+        let base = of_snippet("a = 1\nb = 2\n");
+        let theirs = of_snippet("x = 0\na = 1\nb = 3\n");
+        let fitted = fit(
+            &base,
+            &[false; 2],
+            &theirs,
+            &[false; 3],
+            &file,
+            &aligned(&[(0, 1), (1, 2)]),
+            true,
+        );
+        assert_eq!(texts(&fitted.base), ["x = 0", "a = 1", "b = 2"]);
+        assert_eq!(
+            fitted.alignment.steps,
+            [
+                Step::Pair { s: 0, f: 0 },
+                Step::Pair { s: 1, f: 1 },
+                Step::Pair { s: 2, f: 2 }
+            ]
+        );
+        assert_eq!(fitted.alignment.region, 0..3);
+    }
+
+    #[test]
+    fn new_lines_unlike_the_file_s_next_lines_stay_new() {
+        let file = of_snippet("a = 1\nb = 2\nreturn total\n");
+        let base = of_snippet("a = 1\nb = 2\n");
+        let theirs = of_snippet("a = 1\nb = 2\nprint(a, b)\n");
+        let fitted = fit(
+            &base,
+            &[false; 2],
+            &theirs,
+            &[false; 3],
+            &file,
+            &aligned(&[(0, 0), (1, 1)]),
+            true,
+        );
+        assert_eq!(texts(&fitted.base), ["a = 1", "b = 2"]);
+        assert_eq!(fitted.alignment.region, 0..2);
+    }
+
+    #[test]
+    fn edge_blank_lines_follow_the_search_where_it_does_not_show_the_file_s() {
+        let file = of_snippet("x\n\n\nclass A:\n    pass\n");
+        // One blank line shown where the file has two; new_content has two.
+        let base = of_snippet("\nclass A:\n    pass\n");
+        let theirs = of_snippet("\n\nclass A:\n    pass  # ok\n");
+        let fitted = fit(
+            &base,
+            &[false; 3],
+            &theirs,
+            &[false; 4],
+            &file,
+            &aligned(&[(0, 2), (1, 3), (2, 4)]),
+            true,
+        );
+        assert_eq!(texts(&fitted.theirs), ["", "class A:", "    pass  # ok"]);
+        // Shown as the file has it, the caller's change stands.
+        let base = of_snippet("\n\nclass A:\n    pass\n");
+        let theirs = of_snippet("\nclass A:\n    pass  # ok\n");
+        let fitted = fit(
+            &base,
+            &[false; 4],
+            &theirs,
+            &[false; 3],
+            &file,
+            &aligned(&[(0, 1), (1, 2), (2, 3), (3, 4)]),
+            true,
+        );
+        assert_eq!(texts(&fitted.theirs), ["", "class A:", "    pass  # ok"]);
+    }
+}
