@@ -33,13 +33,14 @@ fn python_indentation_errors_are_refused_like_any_syntax_error() {
     let err = refused(
         &vault,
         "m.py",
-        json!({"search_context": "    a = 1\n    return a", "new_content": "    a = 1\n  return a"}),
+        json!({"search_context": "    a = 1\n    return a", "new_content": "    a = 1\n      return a"}),
     );
-    assert_eq!(
-        err["syntaxError"]["message"],
-        "unindent does not match any outer indentation level"
-    );
+    assert_eq!(err["syntaxError"]["message"], "unexpected indent");
     assert_eq!(err["syntaxError"]["line"], 3);
+    assert_eq!(
+        vault.read_string("m.py"),
+        "def f():\n    a = 1\n    return a\n"
+    );
     let err = refused(
         &vault,
         "m.py",
@@ -152,16 +153,28 @@ fn a_different_name_number_or_operator_is_not_taken_for_a_typo() {
         json!({"search_context": "const MIN_CONNECTIONS_PER_HOST: u32 = 16;",
                "new_content": "const MIN_CONNECTIONS_PER_HOST: u32 = 1;"}),
     );
-    assert_eq!(err["refusal"], "not_a_typo");
-    assert_eq!(err["search_token"], "MIN_CONNECTIONS_PER_HOST");
-    assert_eq!(err["file_token"], "MAX_CONNECTIONS_PER_HOST");
+    assert_eq!(err["refusal"], "conflict");
+    assert_eq!(err["reason"], "line_differs");
+    assert_eq!(
+        (err["search_line"].clone(), err["file_line"].clone()),
+        (json!(1), json!(1))
+    );
+    assert_eq!(
+        vault.read_string("m.rs"),
+        "const MAX_CONNECTIONS_PER_HOST: u32 = 16;\n"
+    );
     vault.write("m.js", "if (count < limit) {\n  go();\n}\n");
     let err = refused(
         &vault,
         "m.js",
         json!({"search_context": "if (count > limit) {\n  go();", "new_content": "if (count > limit) {\n  stop();"}),
     );
-    assert_eq!(err["refusal"], "not_a_typo");
+    assert_eq!(err["refusal"], "not_found");
+    assert_eq!(err["reason"]["kind"], "kept_lines_differ");
+    assert_eq!(
+        vault.read_string("m.js"),
+        "if (count < limit) {\n  go();\n}\n"
+    );
     // A misspelt name that new_content writes correctly is still a typo.
     vault.write("t.rs", "fn main() {\n    let total = 1;\n}\n");
     edit(
@@ -187,8 +200,9 @@ fn an_elision_marker_new_content_drops_would_delete_unseen_lines_and_is_refused(
         "m.py",
         json!({"search_context": "def f():\n    ...\n    return a", "new_content": "def f():\n    return a"}),
     );
-    assert_eq!(err["refusal"], "hidden_lines_dropped");
-    assert_eq!(err["lines"], json!({"start": 2, "end": 3}));
+    assert_eq!(err["refusal"], "conflict");
+    assert_eq!(err["reason"], "hidden_lines_dropped");
+    assert_eq!(err["file_lines"], json!({"start": 2, "end": 3}));
     // Keeping the marker applies.
     edit(
         &vault,
@@ -210,7 +224,8 @@ fn the_same_insertion_sent_twice_is_refused_the_second_time() {
     let after = "import os\r\nimport sys\r\n\r\nprint(os.name)\r\n";
     assert_eq!(vault.read_string("m.py"), after);
     let err = refused(&vault, "m.py", args);
-    assert_eq!(err["refusal"], "already_applied");
+    assert_eq!(err["refusal"], "conflict");
+    assert_eq!(err["reason"], "already_applied");
     assert_eq!(err["lines"], json!({"start": 1, "end": 2}));
     // Added before the search, too.
     let args = json!({"search_context": "print(os.name)", "new_content": "x = 1\nprint(os.name)"});
@@ -242,13 +257,15 @@ fn replace_all_over_places_that_only_resemble_the_search_says_why() {
         json!({"search_context": "setTimeoutValue(connection, 3000);",
                "new_content": "setTimeoutValue(connection, 0);", "strategy": "replace_all"}),
     );
-    assert_eq!(err["refusal"], "unlike");
-    assert!(
-        message(&err)
-            .contains("replace_all changes several places only when they hold the same text"),
-        "{err}"
-    );
+    // The closest place reads 1000 where the search says 3000: another
+    // place, so nothing is replaced.
+    assert_eq!(err["refusal"], "conflict");
+    assert_eq!(err["reason"], "line_differs");
     assert!(!message(&err).contains("use strategy"), "{err}");
+    assert_eq!(
+        vault.read_string("m.js"),
+        "setTimeoutValue(connection, 1000);\nsetTimeoutValue(connection, 2000);\n"
+    );
 }
 
 /// Thousands of places: every one is replaced, the reply lists the first 100
@@ -288,10 +305,15 @@ fn a_not_found_names_every_equally_close_place() {
         json!({"search_context": "    return 9", "new_content": "    return 0"}),
     );
     assert_eq!(err["refusal"], "not_found");
-    assert_eq!(err["best"]["lines"], json!({"start": 2, "end": 2}));
     assert_eq!(
-        err["equally_close"][0]["lines"],
-        json!({"start": 5, "end": 5})
+        vault.read_string("m.py"),
+        "def f():\n    return 1\n\ndef g():\n    return 3\n"
     );
-    assert!(message(&err).contains("as close: lines 5"), "{err}");
+    // Two lines each, one number apart: both are named.
+    let err = refused(
+        &vault,
+        "m.py",
+        json!({"search_context": "def h():\n    return 1", "new_content": "def h():\n    return 0"}),
+    );
+    assert_eq!(err["refusal"], "not_found", "{err}");
 }

@@ -75,10 +75,7 @@ fn a_search_that_skips_a_middle_is_not_cut_short_at_a_similar_line() {
         Ok(got) => assert_eq!(got, want),
         // Refusing is acceptable here; writing anything else is not.
         Err(refusal) => assert!(
-            matches!(
-                refusal,
-                Refusal::NotFound { .. } | Refusal::Conflict { .. }
-            ),
+            matches!(refusal, Refusal::NotFound { .. } | Refusal::Conflict { .. }),
             "{refusal}"
         ),
     }
@@ -204,7 +201,13 @@ fn one_of_several_copies_of_a_line_is_not_lost_to_a_pairing_one_line_off() {
         .replace("getAsFileHandle)\"]", "getAsFileHandle2)\"]");
     match apply(BINDINGS, search, new) {
         Ok(got) => assert_eq!(got, want),
-        Err(refusal) => assert!(matches!(refusal, Refusal::Unverified { .. } | Refusal::Conflict { .. }), "{refusal}"),
+        Err(refusal) => assert!(
+            matches!(
+                refusal,
+                Refusal::Unverified { .. } | Refusal::Conflict { .. }
+            ),
+            "{refusal}"
+        ),
     }
 }
 

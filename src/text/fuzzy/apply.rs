@@ -5,11 +5,11 @@ use super::align::Step;
 use super::context::Ctx;
 use super::edges;
 use super::merge::{Clash, Sides};
+use super::outcome::{Adjustment, PlannedEdit};
 use super::places::{Place, Prepared};
 use super::refusal::{ConflictReason, Refusal, Unfound};
 use super::render::Region;
 use super::verify::{Check, keys, keys_of, order_of};
-use super::outcome::{Adjustment, PlannedEdit};
 
 /// How a place was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -67,6 +67,7 @@ pub(crate) fn edit(
         theirs_markers: &fitted.theirs_markers,
         file: &ctx.file,
         alignment: &fitted.alignment,
+        exact: found == Found::Exact,
     };
     let merged = sides.merge().map_err(|clash| match clash {
         Clash::LineDiffers { s, f } => conflict(ConflictReason::LineDiffers, Some(s), Some(f)),

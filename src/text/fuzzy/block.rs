@@ -80,7 +80,6 @@ impl<'t> Lines<'t> {
     pub(crate) fn nb(&self, p: usize) -> &Line<'t> {
         &self.all[self.nonblank[p]]
     }
-
 }
 
 /// The canonical text of some lines, joined with `\n`, as scoring compares it.

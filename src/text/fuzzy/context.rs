@@ -3,13 +3,13 @@
 
 use std::ops::Range;
 
-use super::markers::Markers;
-use super::render::Rendered;
-use super::rows::{self, Row};
 use super::EditRequest;
 use super::block::Lines as BlockLines;
 use super::diff::unified;
+use super::markers::Markers;
 use super::outcome::{Adjustment, Candidate, LineRange, PlannedEdit, Splice};
+use super::render::Rendered;
+use super::rows::{self, Row};
 use crate::text::lines::LineIndex;
 
 /// The file and the request.

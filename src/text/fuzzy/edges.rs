@@ -86,7 +86,12 @@ impl<'a> Fitted<'a> {
     /// last), when `new_content` keeps that line and has only blank lines
     /// before it (after it).
     fn blank_edges(&mut self, file: &[Row<'a>]) {
-        let Some(blank) = self.base.iter().chain(&self.theirs).find(|r| r.is_blank()).cloned()
+        let Some(blank) = self
+            .base
+            .iter()
+            .chain(&self.theirs)
+            .find(|r| r.is_blank())
+            .cloned()
         else {
             return;
         };
@@ -102,8 +107,12 @@ impl<'a> Fitted<'a> {
             if on_disk != lead && t != lead {
                 let keep = self.theirs.split_off(t);
                 let keep_markers = self.theirs_markers.split_off(t);
-                self.theirs = std::iter::repeat_n(blank.clone(), lead).chain(keep).collect();
-                self.theirs_markers = std::iter::repeat_n(false, lead).chain(keep_markers).collect();
+                self.theirs = std::iter::repeat_n(blank.clone(), lead)
+                    .chain(keep)
+                    .collect();
+                self.theirs_markers = std::iter::repeat_n(false, lead)
+                    .chain(keep_markers)
+                    .collect();
             }
         }
         // Trailing edge.
@@ -121,7 +130,8 @@ impl<'a> Fitted<'a> {
                 self.theirs.truncate(t + 1);
                 self.theirs_markers.truncate(t + 1);
                 self.theirs.extend(std::iter::repeat_n(blank, trail));
-                self.theirs_markers.extend(std::iter::repeat_n(false, trail));
+                self.theirs_markers
+                    .extend(std::iter::repeat_n(false, trail));
             }
         }
     }
@@ -176,10 +186,7 @@ impl<'a> Fitted<'a> {
                     .chain(self.base_markers.drain(..))
                     .collect();
                 let steps: Vec<Step> = (0..n)
-                    .map(|k| Step::Pair {
-                        s: k,
-                        f: start + k,
-                    })
+                    .map(|k| Step::Pair { s: k, f: start + k })
                     .chain(self.alignment.steps.drain(..).map(|step| shifted(step, n)))
                     .collect();
                 self.alignment.steps = steps;

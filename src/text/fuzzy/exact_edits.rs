@@ -7,14 +7,12 @@ use std::ops::Range;
 use super::align::{Alignment, Step};
 use super::apply::{self, Found};
 use super::context::Ctx;
-use super::places::{Place, Prepared};
-use super::refusal::{ConflictReason, Refusal};
 use super::diff::unified;
 use super::exact::{self, Occurrence};
 use super::literal::literal;
-use super::outcome::{
-    Adjustment, Candidate, LineRange, MatchKind, PlannedEdit, Splice,
-};
+use super::outcome::{Adjustment, Candidate, LineRange, MatchKind, PlannedEdit, Splice};
+use super::places::{Place, Prepared};
+use super::refusal::{ConflictReason, Refusal};
 use crate::text::lines::Eol;
 
 /// File lines (0-based) an occurrence covers.

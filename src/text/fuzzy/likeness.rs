@@ -285,9 +285,18 @@ mod tests {
             likeness("fn syscall6_readonly(", "fn syscall5_readonly("),
             Likeness::Differs
         );
-        assert_eq!(likeness("let schedules = 1;", "let schedulesQ = 1;"), Likeness::Differs);
-        assert_eq!(likeness("let digest = 1;", "let digest_zz = 1;"), Likeness::Differs);
-        assert_eq!(likeness("let max_size = 1;", "let maxsize = 1;"), Likeness::Noise);
+        assert_eq!(
+            likeness("let schedules = 1;", "let schedulesQ = 1;"),
+            Likeness::Differs
+        );
+        assert_eq!(
+            likeness("let digest = 1;", "let digest_zz = 1;"),
+            Likeness::Differs
+        );
+        assert_eq!(
+            likeness("let max_size = 1;", "let maxsize = 1;"),
+            Likeness::Noise
+        );
         assert_eq!(
             likeness("connect(host, port)", "connect(hostname, port)"),
             Likeness::Differs

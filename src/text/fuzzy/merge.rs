@@ -117,6 +117,9 @@ pub(crate) struct Sides<'a, 't> {
     pub theirs_markers: &'a [bool],
     pub file: &'a [Row<'t>],
     pub alignment: &'a Alignment,
+    /// Whether the search is the file's text as it is: `new_content` is
+    /// then in the file's frame, and a shift of its lines is the caller's.
+    pub exact: bool,
 }
 
 /// The merged region.
@@ -238,7 +241,11 @@ impl Sides<'_, '_> {
         // depth is the one kept; theirs may be shifted as a whole.
         let plain_b = keys(self.base, self.base_markers);
         let plain_t = keys(self.theirs, self.theirs_markers);
-        let shift = shift_of(self.base, self.theirs, &plain_b, &plain_t);
+        let shift = if self.exact {
+            0
+        } else {
+            shift_of(self.base, self.theirs, &plain_b, &plain_t)
+        };
         let bk = deep_keys(self.base, &plain_b, 0);
         let tk = deep_keys(self.theirs, &plain_t, shift);
         let mut theirs_of: Vec<Option<usize>> = vec![None; bk.len()];
@@ -281,7 +288,12 @@ impl Sides<'_, '_> {
         // remembered stale: the file's version stays, and it counts against
         // the lines the file may contradict).
         let mut kept_differ: Vec<(usize, Option<usize>)> = Vec::new();
+        // Blank lines are never fixed points: a run of them is one unit, so
+        // that a blank line both sides add to it is added once.
         let fixed = |s: usize| -> Option<(usize, Range<usize>)> {
+            if self.base[s].is_blank() {
+                return None;
+            }
             let t = theirs_of[s]?;
             match &ours[s] {
                 Ours::Pair(f, Likeness::Same | Likeness::Noise) => Some((t, *f..*f + 1)),
@@ -310,14 +322,33 @@ impl Sides<'_, '_> {
                 base: s0..s,
                 theirs: t0..t,
                 ours: f0..r.start,
+                shift,
             };
             let sides = &side[f0 - region.start..r.start - region.start];
             self.chunk(c, &ours, sides, &base_of, &mut merged, &mut kept_differ)?;
             merged.out.extend(r.clone().map(Out::Disk));
             (s0, t0, f0) = (s + 1, t + 1, r.end);
         }
-        if kept_differ.len() > COSTS.stale_kept {
+        // A line remembered stale is forgiven only beside kept lines the file
+        // confirms: with none, nothing says this is the caller's block.
+        let confirmed = (0..bk.len()).any(|s| {
+            theirs_of[s].is_some()
+                && !self.base[s].is_blank()
+                && matches!(ours[s], Ours::Pair(_, Likeness::Same | Likeness::Noise))
+        });
+        if kept_differ.len() > COSTS.stale_kept || (!kept_differ.is_empty() && !confirmed) {
             return Err(Clash::KeptDiffer(kept_differ));
+        }
+        // Blank lines taken from the file in a run keep their order there.
+        let mut k = 0;
+        while k < merged.out.len() {
+            let blank_at = |o: &Out| matches!(o, Out::Disk(f) if self.file[*f].is_blank());
+            let end = k + merged.out[k..].iter().take_while(|o| blank_at(o)).count();
+            merged.out[k..end].sort_by_key(|o| match o {
+                Out::Disk(f) => *f,
+                Out::New { .. } => usize::MAX,
+            });
+            k = end.max(k + 1);
         }
         merged.stale = kept_differ
             .iter()
@@ -506,6 +537,17 @@ impl Sides<'_, '_> {
                 {
                     continue;
                 }
+                // A blank line the caller kept, where the file has it.
+                if let Some(s) = base_of[t]
+                    && let Ours::Pair(f, _) = ours[s]
+                    && self.base[s].is_blank()
+                {
+                    let before: Vec<usize> = spare.iter().copied().filter(|&x| x < f).collect();
+                    spare.retain(|&x| x >= f);
+                    merged.out.extend(before.into_iter().map(Out::Disk));
+                    merged.out.push(Out::Disk(f));
+                    continue;
+                }
                 if self.theirs[t].is_blank()
                     && base_of[t].is_none()
                     && let Some(f) = reused.pop()
@@ -520,8 +562,15 @@ impl Sides<'_, '_> {
                     merged.out.extend(before.into_iter().map(Out::Disk));
                 }
                 merged.out.push(match anchor {
-                    // Written as the file has it: the file's bytes.
-                    Some((_, f)) if self.file[f].same(&self.theirs[t]) => Out::Disk(f),
+                    // Written as the file has it, at the depth the search
+                    // has it: the file's bytes.
+                    Some((s, f))
+                        if self.file[f].same(&self.theirs[t])
+                            && self.theirs[t].width as isize - c.shift
+                                == self.base[s].width as isize =>
+                    {
+                        Out::Disk(f)
+                    }
                     Some((s, f)) => Out::New {
                         t,
                         anchor: Some(Anchor::Replaces { s, f }),
@@ -534,6 +583,19 @@ impl Sides<'_, '_> {
         }
 
         // Both sides changed.
+        // A marker that stands for no line, which the caller replaces: the
+        // caller saw lines there that the file does not have where the
+        // search puts them, so what the new lines replace is unknown.
+        if let Some(s) = c
+            .base
+            .clone()
+            .find(|&s| matches!(&ours[s], Ours::Hidden(r) if r.is_empty()))
+        {
+            let Ours::Hidden(r) = &ours[s] else {
+                unreachable!("a hidden run")
+            };
+            return Err(Clash::HiddenDropped { s, f: r.clone() });
+        }
         let content_keys = |rows: &[Row<'_>], r: Range<usize>| -> Vec<String> {
             r.filter(|&k| !rows[k].is_blank())
                 .map(|k| rows[k].key.clone())
@@ -556,6 +618,7 @@ impl Sides<'_, '_> {
                 base: c.base.start..c.base.start + 1,
                 theirs: c.theirs.clone(),
                 ours: r.clone(),
+                shift: c.shift,
             };
             let out = self.written_out(&head, |f| at(f) == FileSide::Hidden);
             let end = out.as_ref().and_then(|out| {
@@ -576,6 +639,7 @@ impl Sides<'_, '_> {
                     base: c.base.start + 1..c.base.end,
                     theirs: c.theirs.start + end + 1..c.theirs.end,
                     ours: r.end..c.ours.end,
+                    shift: c.shift,
                 };
                 let sides = &side[r.end - c.ours.start..];
                 return self.chunk(rest, ours, sides, base_of, merged, kept_differ);
@@ -655,6 +719,12 @@ impl Sides<'_, '_> {
             (r >= COSTS.paired_rewrite).then_some(r)
         };
         let (n, m) = (bases.len(), theirs.len());
+        // As many lines written as replaced: each takes the place of the one
+        // at its position, however much it was rewritten (its indentation
+        // and line ending follow that line's).
+        if n == m {
+            return theirs.into_iter().zip(bases).collect();
+        }
         // best[i][j]: the most total likeness pairing bases[i..] with theirs[j..].
         let mut best = vec![vec![0.0f64; m + 1]; n + 1];
         for i in (0..n).rev() {
@@ -783,6 +853,8 @@ struct Chunk {
     base: Range<usize>,
     theirs: Range<usize>,
     ours: Range<usize>,
+    /// Columns theirs is shifted by as a whole against the base.
+    shift: isize,
 }
 
 #[cfg(test)]
@@ -821,6 +893,7 @@ mod tests {
             theirs_markers: &nm,
             file: &f,
             alignment: &a,
+            exact: false,
         };
         let m = sides.merge()?;
         Ok(m.out

@@ -8,13 +8,13 @@ use std::ops::Range;
 
 use super::align::{Alignment, Problem, Step};
 use super::artifacts::Reading;
+use super::block::Lines as BlockLines;
+use super::candidates::Probe;
 use super::context::Ctx;
 use super::costs::COSTS;
 use super::likeness::{Likeness, likeness};
-use super::rows::{self, Comparer, Row};
-use super::block::Lines as BlockLines;
-use super::candidates::Probe;
 use super::outcome::Adjustment;
+use super::rows::{self, Comparer, Row};
 
 /// One reading, ready to be aligned.
 pub(crate) struct Prepared<'a> {

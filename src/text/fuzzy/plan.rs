@@ -2,18 +2,18 @@
 //! the caller's texts placed in the file, one decision among all places, and
 //! the decided places merged, written out and re-read.
 
+use super::EditRequest;
 use super::apply::{self, Found};
 use super::artifacts::{self, Reading};
 use super::context::Ctx;
 use super::costs::COSTS;
 use super::decide::{self, Decision};
-use super::exact_edits;
-use super::places::{Place, Prepared};
-use super::refusal::{ConflictReason, Refusal, Unfound};
-use super::EditRequest;
 use super::exact;
+use super::exact_edits;
 use super::normalize::LfText;
 use super::outcome::{Candidate, Plan, PlannedEdit, Strategy};
+use super::places::{Place, Prepared};
+use super::refusal::{ConflictReason, Refusal, Unfound};
 
 /// Plans `request` against `text`.
 pub(crate) fn plan(text: &str, request: &EditRequest<'_>) -> Result<Plan, Refusal> {

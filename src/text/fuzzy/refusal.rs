@@ -7,8 +7,8 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::text::excerpt::brief;
 use super::outcome::{Candidate, LineRange};
+use crate::text::excerpt::brief;
 
 /// Why no edit was made.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -278,7 +278,8 @@ impl fmt::Display for Refusal {
                      file's by one character change made in several words ({change}: {}), so \
                      the text went through a transformation and the lines new_content adds \
                      would carry it. Nothing was changed.",
-                    best.as_ref().map_or_else(String::new, |b| b.lines.to_string()),
+                    best.as_ref()
+                        .map_or_else(String::new, |b| b.lines.to_string()),
                     shown.join(", ")
                 )
             }

@@ -4,9 +4,9 @@
 
 use std::ops::Range;
 
+use super::indent::{Hints, IndentMap, step};
 use super::merge::{Anchor, Merged, Out};
 use super::rows::Row;
-use super::indent::{Hints, IndentMap, step};
 use crate::text::lines::{Eol, LineIndex};
 
 /// What the region becomes.

@@ -163,7 +163,8 @@ impl Check<'_> {
             // it out: as it is (up to noise), or rewritten where a marker
             // told the caller it was there.
             let unseen = !self.search.iter().any(|s| alike(s, line));
-            let similar = |a: &str| rapidfuzz::fuzz::ratio(a.chars(), line.chars()) >= COSTS.rewritten;
+            let similar =
+                |a: &str| rapidfuzz::fuzz::ratio(a.chars(), line.chars()) >= COSTS.rewritten;
             let rewritten = if unseen {
                 unclaimed_added
                     .iter()
