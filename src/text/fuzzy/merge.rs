@@ -487,6 +487,39 @@ impl Sides<'_, '_> {
             return Ok(());
         }
 
+        // The caller changes how many blank lines there are where the search
+        // and the file count them differently: which of them it meant is a
+        // guess.
+        let blanks_base = c.base.clone().filter(|&s| self.base[s].is_blank()).count();
+        let blanks_file = c.ours.clone().filter(|&f| self.file[f].is_blank()).count();
+        let blanks_theirs = c
+            .theirs
+            .clone()
+            .filter(|&t| self.theirs[t].is_blank())
+            .count();
+        // One run that the caller sets to the file's count is no guess: the
+        // blank lines it keeps are those the file has.
+        let runs = c
+            .base
+            .clone()
+            .filter(|&s| {
+                self.base[s].is_blank() && (s == c.base.start || !self.base[s - 1].is_blank())
+            })
+            .count();
+        let to_file = blanks_theirs == blanks_file && runs <= 1;
+        if blanks_base != blanks_file && blanks_theirs != blanks_base && !to_file {
+            let s = c
+                .base
+                .clone()
+                .find(|&s| self.base[s].is_blank())
+                .unwrap_or(c.base.start.min(self.base.len().saturating_sub(1)));
+            let f = c.ours.start.min(self.file.len().saturating_sub(1));
+            return Err(if blanks_base > blanks_file {
+                Clash::LineMissing { s, f }
+            } else {
+                Clash::ExtraLine { s, f }
+            });
+        }
         let pairs = self.positional_pairs(&c, ours);
         let agreed = |s: usize, f: usize| {
             pairs.iter().any(|&(t, (ps, pf))| {
