@@ -5,7 +5,7 @@
 //! and the syntax gate's judgement of such edits. Each test checks the exact
 //! bytes written, or that nothing is written.
 
-use mcp_server_text::text::fuzzy::{ConflictReason, EditRequest, Refusal, Unfound, plan_edit};
+use mcp_server_text::text::fuzzy::{ConflictReason, EditRequest, Refusal, plan_edit};
 use mcp_server_text::text::syntax::{GateOutcome, Language, check_edit};
 
 /// The edit as intended, or a refusal: never anything else. The cases

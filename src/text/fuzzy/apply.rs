@@ -95,22 +95,22 @@ pub(crate) fn edit(
             diff: ctx.diff_against(&prepared.reading.search, &region),
             threshold: ctx.threshold(),
             equally_close: Vec::new(),
-            reason: Some(Unfound::Transformed {
+            reason: Some(Box::new(Unfound::Transformed {
                 change: format!("{} -> {}", change.0, change.1),
                 words,
-            }),
+            })),
         },
         Clash::KeptDiffer(kept) => Refusal::NotFound {
             best: Some(ctx.candidate(&region, score, &adjustments)),
             diff: ctx.diff_against(&prepared.reading.search, &region),
             threshold: ctx.threshold(),
             equally_close: Vec::new(),
-            reason: Some(Unfound::KeptLinesDiffer {
+            reason: Some(Box::new(Unfound::KeptLinesDiffer {
                 lines: kept
                     .iter()
                     .map(|&(s, f)| (s + 1, f.map(|f| f + 1)))
                     .collect(),
-            }),
+            })),
         },
     })?;
     let pairs: Vec<(usize, usize)> = fitted

@@ -74,14 +74,17 @@ pub(crate) enum Clash {
     /// The search's typos are one character change made in several words:
     /// the caller's texts went through a transformation, as (the change,
     /// the words as searched and as in the file).
-    Transformed((char, char), Vec<(String, String)>),
+    Transformed(Swap, Vec<(String, String)>),
 }
+
+/// One character changed into another, as (in the search, in the file).
+type Swap = (char, char);
 
 /// A character change that typos of two different words share: typos are
 /// independent slips, one change made everywhere is a transformation of
 /// the text, and `new_content` went through it too.
-fn systematic(typos: &[(String, String)]) -> Option<((char, char), Vec<(String, String)>)> {
-    let mut seen: Vec<((char, char), Vec<(String, String)>)> = Vec::new();
+fn systematic(typos: &[(String, String)]) -> Option<(Swap, Vec<(String, String)>)> {
+    let mut seen: Vec<(Swap, Vec<(String, String)>)> = Vec::new();
     for (a, b) in typos {
         let (ca, cb): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
         if ca.len() != cb.len() {

@@ -12,24 +12,33 @@
 //! 1. **Exact**: the search occurs byte for byte, or up to line endings (a
 //!    search sent with LF against a CRLF file). One occurrence is applied; more
 //!    are ambiguous under [`Strategy::SingleMatch`].
-//! 2. **Tolerant**: candidates that survive the drift agents make (whitespace,
-//!    shifted or converted indentation, look-alike characters, typos, a missing
-//!    or extra blank line, `...` elision of a block's middle) are found without
-//!    a quadratic scan (`candidates`) and scored 0–100 with rapidfuzz
-//!    (`score`). The `policy` applies one only when it clearly beats every
-//!    other.
-//! 3. **Writing** (`apply`): the caller's change (the line diff from
-//!    `search_context` to `new_content`) is replayed on the block as it is on
-//!    disk. Lines the caller did not change keep their exact disk bytes; new
-//!    lines take the file's indentation and the block's line ending.
+//! 2. **Readings** (`artifacts`): traces of how the texts reached us that run
+//!    through the whole search (viewer line numbers, JSON escapes, HTML
+//!    entities) give a second reading of both texts with the trace undone;
+//!    a trace on only some lines is refused as inconsistent.
+//! 3. **One alignment** (`align`): cheap candidates (`candidates`) open
+//!    windows of the file, and each reading is aligned to each window in one
+//!    dynamic-programming pass, every operation priced in edits (`costs`).
+//!    Elision markers, blank lines, lines left out and shifted or widened
+//!    readings are all steps of that one alignment.
+//! 4. **One decision** (`decide`): the cheapest place is applied only when it
+//!    is within the threshold's budget and clearly cheaper than every
+//!    disjoint rival; otherwise not found or ambiguous.
+//! 5. **A three-way merge** (`edges`, `merge`): base = the search, ours = the
+//!    matched region, theirs = `new_content`. What the caller did not touch
+//!    keeps the file's bytes; a line both sides changed otherwise is a
+//!    conflict; more than one kept line the file contradicts is another block.
+//! 6. **A re-read** (`verify`) of every tolerant plan before it stands: the
+//!    lines it adds are the caller's, the lines it removes are ones the caller
+//!    removed or wrote out, each new line sits between the neighbours
+//!    `new_content` gives it, and nothing outside the region changes.
+//!    A plan that fails is refused as unverified, never written.
 //!
 //! The result is a [`Plan`] of byte [`Splice`]s over the original text, each
-//! with the matched lines, kind, score and a unified diff; or a [`Refusal`]:
-//! ambiguous (every candidate's lines and score), not found (the closest
-//! block, its score and a diff), elsewhere (the closest block differs in a line
-//! copied from another place), a conflict (the file changed where the edit
-//! lands), or an elision marker in `new_content` that stands for nothing. A
-//! refusal changes nothing, and its message says what to send next.
+//! with the matched lines, kind, score and a unified diff, plus the traces
+//! undone (`normalized`); or a [`Refusal`]: not found (with the closest block
+//! and why it is not it), ambiguous, a conflict, or unverified. A refusal
+//! changes nothing, and its message says what to send next.
 //!
 //! The accuracy corpus and the benchmarks are separate commands:
 //! `cargo test --test edit_code_accuracy` (fails on any wrong edit),

@@ -150,7 +150,7 @@ fn tolerant(ctx: &Ctx<'_, '_>) -> Result<Plan, Refusal> {
             diff: String::new(),
             threshold: ctx.threshold(),
             equally_close: Vec::new(),
-            reason: Some(Unfound::Inconsistent { seen: partial.seen }),
+            reason: Some(Box::new(Unfound::Inconsistent { seen: partial.seen })),
         }
     })?;
     let prepared: Vec<Prepared<'_>> = readings.iter().map(|r| Prepared::new(r, ctx)).collect();

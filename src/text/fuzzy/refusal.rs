@@ -32,9 +32,10 @@ pub enum Refusal {
         /// Other places exactly as close as `best`.
         #[serde(skip_serializing_if = "Vec::is_empty")]
         equally_close: Vec<Candidate>,
-        /// Why the closest place is not it, beyond its score.
+        /// Why the closest place is not it, beyond its score (boxed: the
+        /// rarest part of a refusal need not size every result).
         #[serde(skip_serializing_if = "Option::is_none")]
-        reason: Option<Unfound>,
+        reason: Option<Box<Unfound>>,
     },
     /// Several places fit and nothing tells them apart.
     Ambiguous {
@@ -153,15 +154,13 @@ impl Refusal {
                 "Use strategy \"replace_all\" to change every place.",
             ],
             Refusal::NotFound {
-                reason: Some(Unfound::Transformed { .. }),
-                ..
-            } => &[
+                reason: Some(r), ..
+            } if matches!(**r, Unfound::Transformed { .. }) => &[
                 "Copy search_context and new_content from the file as it is: every changed word shows the same character change, which new_content's new lines would carry into the file.",
             ],
             Refusal::NotFound {
-                reason: Some(Unfound::Inconsistent { .. }),
-                ..
-            } => &[
+                reason: Some(r), ..
+            } if matches!(**r, Unfound::Inconsistent { .. }) => &[
                 "Copy search_context and new_content as the file has them, without line numbers or escapes.",
             ],
             Refusal::NotFound { best: Some(_), .. } => &[
@@ -264,9 +263,12 @@ impl fmt::Display for Refusal {
             ),
             Refusal::NotFound {
                 best,
-                reason: Some(Unfound::Transformed { change, words }),
+                reason: Some(r),
                 ..
-            } => {
+            } if matches!(**r, Unfound::Transformed { .. }) => {
+                let Unfound::Transformed { change, words } = &**r else {
+                    unreachable!("a transformation")
+                };
                 let shown: Vec<String> = words
                     .iter()
                     .take(LISTED)
@@ -284,19 +286,26 @@ impl fmt::Display for Refusal {
                 )
             }
             Refusal::NotFound {
-                reason: Some(Unfound::Inconsistent { seen }),
-                ..
-            } => write!(
-                f,
-                "search_context is not consistent: {seen}. A trace of a viewer or an escaping \
-                 step is undone only when every line shows it. Nothing was changed."
-            ),
+                reason: Some(r), ..
+            } if matches!(**r, Unfound::Inconsistent { .. }) => {
+                let Unfound::Inconsistent { seen } = &**r else {
+                    unreachable!("an inconsistent trace")
+                };
+                write!(
+                    f,
+                    "search_context is not consistent: {seen}. A trace of a viewer or an \
+                     escaping step is undone only when every line shows it. Nothing was changed."
+                )
+            }
             Refusal::NotFound {
                 best: Some(best),
                 diff,
-                reason: Some(Unfound::KeptLinesDiffer { lines }),
+                reason: Some(r),
                 ..
-            } => {
+            } if matches!(**r, Unfound::KeptLinesDiffer { .. }) => {
+                let Unfound::KeptLinesDiffer { lines } = &**r else {
+                    unreachable!("kept lines")
+                };
                 let at: Vec<String> = lines
                     .iter()
                     .take(LISTED)

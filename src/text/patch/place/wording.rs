@@ -76,9 +76,12 @@ pub(super) fn describe(refusal: &Refusal, shift: usize) -> String {
         ),
         Refusal::NotFound {
             best: Some(best),
-            reason: Some(Unfound::KeptLinesDiffer { lines }),
+            reason: Some(r),
             ..
-        } => {
+        } if matches!(**r, Unfound::KeptLinesDiffer { .. }) => {
+            let Unfound::KeptLinesDiffer { lines } = &**r else {
+                unreachable!("kept lines")
+            };
             let listed: Vec<String> = lines.iter().map(|(s, _)| s.to_string()).collect();
             format!(
                 "its old lines come closest to lines {}, but the context lines {} of the hunk read differently there or are missing: another place, or the file changed since the patch was made",
