@@ -18,7 +18,7 @@
 use std::ops::Range;
 
 use super::costs::COSTS;
-use super::likeness::{Likeness, likeness};
+use super::likeness::{Likeness, likeness, numbers_apart};
 use super::rows::{Comparer, Row};
 
 /// One step of an alignment. File lines are indices into the whole file.
@@ -107,6 +107,11 @@ impl Problem<'_, '_> {
         match (a.is_blank(), b.is_blank()) {
             (true, true) => Some(0),
             (false, false) => {
+                // Lines apart in more than one number are other lines, not
+                // one line remembered stale.
+                if numbers_apart(&a.key, &b.key) > 1 {
+                    return None;
+                }
                 let misframed = b.width as isize - a.width as isize != offset;
                 let edits = self.comparers[s].distance(b);
                 // Noise is at most a few typos; anything further is a line

@@ -188,10 +188,11 @@ fn typo_pairs<'a>(ta: &[&'a str], tb: &[&'a str]) -> Option<Vec<(&'a str, &'a st
 /// The words of the canonical line `search` that are typos of the words of
 /// `file` in the same places, as (search word, file word); empty unless the
 /// lines are alike up to such typos.
-/// Whether two lines hold different numbers: a line whose numbers changed is
-/// no stale memory of the same line but evidence of another block (generated
-/// or copied blocks often differ in nothing else).
-pub(crate) fn numbers_differ(a: &str, b: &str) -> bool {
+/// How many numbers of one line the other does not hold (the larger count
+/// of the two sides): a line whose numbers changed is no stale memory of the
+/// same line but evidence of another block (generated or copied blocks
+/// often differ in nothing else). A name with digits counts as a number.
+pub(crate) fn numbers_apart(a: &str, b: &str) -> usize {
     let numbers = |line: &str| -> Vec<String> {
         let mut found: Vec<String> = tokens(line)
             .into_iter()
@@ -201,7 +202,26 @@ pub(crate) fn numbers_differ(a: &str, b: &str) -> bool {
         found.sort();
         found
     };
-    numbers(a) != numbers(b)
+    let (mut x, mut y) = (numbers(a), numbers(b));
+    let only = |from: &mut Vec<String>, other: &[String]| {
+        let mut rest = other.to_vec();
+        from.retain(|n| match rest.iter().position(|r| r == n) {
+            Some(k) => {
+                rest.swap_remove(k);
+                false
+            }
+            None => true,
+        });
+        from.len()
+    };
+    let left = only(&mut x, &numbers(b));
+    let right = only(&mut y, &numbers(a));
+    left.max(right)
+}
+
+/// Whether two lines hold different numbers (see [`numbers_apart`]).
+pub(crate) fn numbers_differ(a: &str, b: &str) -> bool {
+    numbers_apart(a, b) > 0
 }
 
 pub(crate) fn typos<'a>(search: &'a str, file: &'a str) -> Vec<(&'a str, &'a str)> {
