@@ -71,25 +71,28 @@ impl EditStrategy {
 #[serde(deny_unknown_fields)]
 pub struct EditCodeParams {
     /// Path of the file (absolute or relative to the first root).
+    #[schemars(description = "")] // said once, in the server's instructions
     pub file_path: String,
-    /// The code to replace, copied from the file: the lines to change plus a few around them, enough to be unique. Small differences in whitespace, indentation or a typo are tolerated. Not used with overwrite_file.
+    /// The lines to change and a few around them, enough to be unique; not with overwrite_file.
     #[serde(default)]
     pub search_context: Option<TextArg>,
-    /// The code that replaces search_context (or the whole file with overwrite_file).
+    /// Replaces search_context (or the whole file).
     pub new_content: TextArg,
-    /// single_match (default): one place, refused if ambiguous; replace_all: every place; overwrite_file: the whole file.
+    /// single_match: one place; replace_all: every place; overwrite_file: the whole file, created if needed.
     #[serde(default)]
     pub strategy: EditStrategy,
-    /// Similarity from 0 to 1 a tolerant match needs (default 0.9; 1.0 accepts only exact matches).
+    /// Similarity a tolerant match needs (default 0.9; 1 = exact only).
     #[serde(default)]
     pub threshold: Option<f64>,
-    /// A command run in the file's root after the edit (e.g. "cargo check"); a failure is returned as a warning. Needs the server's --allow-validate-command.
+    /// Run in the root after the write, e.g. "cargo check"; a failure is a warning. Needs --allow-validate-command.
     #[serde(default)]
     pub validate_command: Option<String>,
     /// fileHash from an earlier response; the edit is refused if the file changed since.
+    #[schemars(description = "")] // said once, in the server's instructions
     #[serde(default)]
     pub expected_hash: Option<String>,
     /// If true, return the diff and the response without writing anything.
+    #[schemars(description = "")] // said once, in the server's instructions
     #[serde(default)]
     pub dry_run: bool,
 }
@@ -213,15 +216,7 @@ impl Tool for EditCode {
     const EFFECTS: Effects = Effects::EDITS;
 
     fn description() -> &'static str {
-        "Edits a source file: finds search_context and replaces it with new_content. The preferred tool for code changes.\n\
-\n\
-Copy search_context from the file: the lines to change plus a few around them, enough to occur once. It does not have to be byte-exact: differences in trailing or leading whitespace, indentation (spaces vs tabs, shifted blocks), CRLF vs LF, look-alike quotes and dashes, a missing or extra blank line and one or two typos are tolerated, and a long unchanged middle can be elided with a line holding only `...` (or `// ...`, `# ...`). Lines you did not change keep their exact form on disk; new lines follow the file's indentation and line endings.\n\
-\n\
-It never guesses: if search_context fits several places about equally well, it refuses and lists them (add surrounding lines); if nothing fits, it shows the closest block with its score and a diff so you can correct search_context in one step. Before writing, files in Rust, Python, Go, JavaScript, TypeScript/TSX, JSON, YAML, TOML, C, C++, Java, Bash, HTML and CSS are parsed: an edit that adds syntax errors is refused with the parser's line and column, and nothing is written.\n\
-\n\
-Strategies: single_match (default), replace_all (every place), overwrite_file (new_content becomes the whole file; creates it if needed). threshold (default 0.9) sets how similar a tolerant match must be. validate_command (e.g. \"cargo check\", only if the server allows it) runs after the write; a failure comes back as a warning. Pass expected_hash to refuse the edit if the file changed since you read it; dry_run: true shows the diff without writing.\n\
-\n\
-For prose and Markdown edits by heading or line range, use TextPatch; for plain exact replacements TextReplace."
+        "Edits source code: replaces search_context (copied from the file, a few lines around the change) by new_content. Tolerates drift (whitespace, indentation, CRLF, quotes, a typo, a blank line, ... for an unchanged middle); refuses an ambiguous or missing match, listing candidates or the closest block, and an edit that breaks the syntax. For prose use TextReplace. Example: {\"file_path\": \"a.rs\", \"search_context\": \"let x = 1;\", \"new_content\": \"let x = 2;\"}"
     }
 
     fn run(ctx: &ToolContext, params: EditCodeParams) -> Result<EditCodeOutput, ToolError> {

@@ -23,11 +23,13 @@ pub struct RemoveFile;
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct RemoveFileParams {
     /// The file to remove: absolute (as ListFiles returns it) or relative to the first root.
+    #[schemars(description = "")] // said once, in the server's instructions
     pub file_path: String,
-    /// Allow filePath to be a folder: the whole folder, with everything in it, goes to the trash. Default false.
+    /// Allow a folder, removed whole.
     #[serde(default)]
     pub recursive: bool,
     /// If true, report where the file would go without moving it.
+    #[schemars(description = "")] // said once, in the server's instructions
     #[serde(default)]
     pub dry_run: bool,
 }
@@ -86,14 +88,7 @@ impl Tool for RemoveFile {
     const EFFECTS: Effects = Effects::EDITS;
 
     fn description() -> &'static str {
-        "Removes a file by moving it to a trash folder.\n\
-The path must be absolute and derived from the ListFiles tool response (a path relative to the first root works too).\n\
-\n\
-The trash is the folder .trash inside the file's root: the file goes to .trash/<UTC time>/<its path in the root>, e.g. .trash/2026-11-22T04-05-06Z/notes/a.md, keeping its bytes and permissions. The response gives trashPath and the exact Move call (restore) that puts it back.\n\
-\n\
-A folder is removed only with recursive: true, and then goes to the trash whole. A root folder, the .trash folder and anything in it cannot be removed; symbolic links are refused. Waits for an edit of the file in progress to finish. dryRun: true reports where the file would go without moving it.\n\
-\n\
-To rename or move a file instead, use Move."
+        "Moves a file (a folder with recursive) to .trash/<UTC time>/<path> in its root; the reply gives the Move call that restores it. Nothing is deleted for good. To rename use Move. Example: {\"filePath\": \"notes/old.md\"}"
     }
 
     fn run(ctx: &ToolContext, params: RemoveFileParams) -> Result<RemoveFileOutput, ToolError> {

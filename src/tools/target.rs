@@ -85,19 +85,21 @@ fn code_block_schema() -> Value {
     })
 }
 
+/// One object holding exactly one of `options`' keys: a single schema rather
+/// than one `oneOf` branch per key, which would repeat the object's shape for
+/// every target.
 fn one_of(options: &[(&str, Value)]) -> schemars::Schema {
-    let variants: Vec<Value> = options
+    let properties: Map<String, Value> = options
         .iter()
-        .map(|(key, schema)| {
-            serde_json::json!({
-                "type": "object",
-                "properties": { *key: schema },
-                "required": [key],
-                "additionalProperties": false
-            })
-        })
+        .map(|(key, schema)| (key.to_string(), schema.clone()))
         .collect();
-    schemars::json_schema!({ "oneOf": variants })
+    schemars::json_schema!({
+        "type": "object",
+        "properties": properties,
+        "minProperties": 1,
+        "maxProperties": 1,
+        "additionalProperties": false
+    })
 }
 
 /// The `target` of TextRead, with its schema.

@@ -28,8 +28,9 @@ pub struct TextRead;
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct TextReadParams {
     /// Path to the text file (absolute or relative to the first root).
+    #[schemars(description = "")] // said once, in the server's instructions
     pub file_path: String,
-    /// What to read. Use ONE of: lines {start, end}, heading "## Title" (the section, children included), codeBlock {index} (0-based), anchor "anchor-id", section "[name]" (INI files), block "^block-id", symbol "Class.method" (a definition with its doc comment; "fn name", "class Name" to pick a kind), symbolBody "Class.method".
+    /// ONE key, e.g. {"heading": "## Title"}, {"lines": {"start": 5, "end": 9}}, {"symbol": "Calc.add"}.
     pub target: ReadTarget,
 }
 
@@ -85,23 +86,7 @@ impl Tool for TextRead {
     const EFFECTS: Effects = Effects::READ_ONLY;
 
     fn description() -> &'static str {
-        "Reads a specific part of a text file. Use after TextInspect to read targeted content.\n\
-\n\
-Targeting methods (use ONE):\n\
-- lines: { \"start\": N, \"end\": M } - Read a line range (end may be left out)\n\
-- heading: \"## Section Name\" - Read a markdown section, child headings included\n\
-- codeBlock: { \"index\": N } - Read the content of the Nth fenced code block (0-based)\n\
-- anchor: \"anchor-id\" - Read from an anchor (heading slug, {#id} or <a id>) to the next heading\n\
-- section: \"[name]\" - Read an INI-style section of a config file\n\
-- block: \"^block-id\" - Read the paragraph or list item ending with ^block-id ([[note#^block-id]])\n\
-- symbol: \"Calc.add\" - Read a definition in source code, doc comment and attributes included (\"fn add\", \"class Calc\" pick a kind); symbolBody: only its body\n\
-\n\
-At most 200 lines are returned; a longer range comes back with truncated: true and how to read the rest. To search within a file, use TextInspect with mode 'search'. The response's fileHash can be passed as expectedHash to an edit.\n\
-\n\
-Examples:\n\
-- Read lines 50-75: target={ \"lines\": { \"start\": 50, \"end\": 75 } }\n\
-- Read the Installation section: target={ \"heading\": \"## Installation\" }\n\
-- Read the third code block: target={ \"codeBlock\": { \"index\": 2 } }"
+        "Reads one part of a file, at most 200 lines (then truncated: true): lines, a heading with its subsections, a code block, an anchor, an INI section, a ^block, or a definition in source code. Find targets with TextInspect. Example: {\"filePath\": \"a.md\", \"target\": {\"heading\": \"## Setup\"}}"
     }
 
     fn run(ctx: &ToolContext, params: TextReadParams) -> Result<TextReadOutput, ToolError> {

@@ -36,22 +36,25 @@ pub struct TextReplace;
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct TextReplaceParams {
     /// Path to the text file (absolute or relative to the first root). Give filePath or filePattern.
+    #[schemars(description = "")] // said once, in the server's instructions
     #[serde(default)]
     pub file_path: Option<String>,
-    /// Instead of filePath: a glob such as "notes/**/*.md" (relative to the roots, as TextSearch's filePattern). The replacement is made in every matching file that holds oldText, all or nothing; occurrence applies in each file.
+    /// Instead of filePath: a glob such as "notes/**/*.md"; occurrence applies in each file.
     #[serde(default)]
     pub file_pattern: Option<String>,
-    /// Exact text to find; can span several lines. Copy it from TextRead or TextInspect output.
+    /// Copied from TextRead or TextInspect.
     pub old_text: TextArg,
-    /// The text to put in its place (empty to delete it).
+    /// Empty deletes.
     pub new_text: TextArg,
-    /// Which match to replace when oldText occurs more than once: "first", "last", "all", or a number such as 2 (the 2nd). Required when there are several matches.
+    /// Needed when oldText occurs more than once.
     #[serde(default)]
     pub occurrence: Option<Occurrence>,
     /// fileHash from an earlier response; the edit is refused if the file changed since.
+    #[schemars(description = "")] // said once, in the server's instructions
     #[serde(default)]
     pub expected_hash: Option<String>,
     /// If true, return the diff and the response without writing anything.
+    #[schemars(description = "")] // said once, in the server's instructions
     #[serde(default)]
     pub dry_run: bool,
 }
@@ -187,19 +190,7 @@ impl Tool for TextReplace {
     const EFFECTS: Effects = Effects::EDITS;
 
     fn description() -> &'static str {
-        "Replaces exact text in a file. This is the preferred tool for inline edits: fixing a typo, updating a value, rewriting a sentence or a paragraph.\n\
-\n\
-Finds oldText in the file and replaces it with newText. oldText is matched literally (no patterns) and can span several lines; line breaks match the file's own (LF or CRLF), and newText gets the file's line endings. If oldText occurs more than once, the call is refused with the line of every match: pass occurrence (\"first\", \"last\", \"all\" or a number like 2) or include more surrounding text so oldText is unique. If it does not occur, the error shows the closest text that does.\n\
-\n\
-Use TextRead or TextInspect first to copy the exact current text. Pass expectedHash (fileHash from the last response about this file) to refuse the edit if the file changed since. dryRun: true shows the diff without writing.\n\
-\n\
-Examples:\n\
-- Fix a typo: oldText=\"teh quick\", newText=\"the quick\"\n\
-- Replace a paragraph: oldText=\"Old paragraph\\ntext here\", newText=\"New paragraph\\ntext here\"\n\
-- Replace all occurrences: oldText=\"v1.0\", newText=\"v2.0\", occurrence=\"all\"\n\
-- Replace the 2nd occurrence: oldText=\"TODO\", newText=\"DONE\", occurrence=\"2\"\n\
-\n\
-For structural edits by heading, line range or code block position, use TextPatch instead."
+        "Replaces exact text (literal, may span lines). Several matches are refused with their lines unless occurrence picks; missing text comes back with the closest text. With filePattern instead of filePath, replaces in every matching file, all or nothing. For edits by heading or lines use TextPatch. Example: {\"filePath\": \"a.md\", \"oldText\": \"teh\", \"newText\": \"the\"}"
     }
 
     fn run(ctx: &ToolContext, params: TextReplaceParams) -> Result<TextReplaceOutput, ToolError> {
