@@ -244,17 +244,18 @@ pub fn mcp_tool(entry: &ToolEntry) -> Tool {
         .with_annotations(annotations)
 }
 
-/// A tool result as MCP returns it.
+/// A tool result as MCP returns it. The text content is compact JSON: clients
+/// show it to the model, and indentation would be a third of its tokens.
 pub fn call_result(outcome: Result<Value, crate::tools::error::ToolError>) -> CallToolResult {
     match outcome {
         Ok(value) => {
-            let text = serde_json::to_string_pretty(&value).unwrap_or_default();
+            let text = serde_json::to_string(&value).unwrap_or_default();
             let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
             result.structured_content = Some(value);
             result
         }
         Err(error) => {
-            let text = serde_json::to_string_pretty(&error.to_json()).unwrap_or_default();
+            let text = serde_json::to_string(&error.to_json()).unwrap_or_default();
             CallToolResult::error(vec![ContentBlock::text(text)])
         }
     }

@@ -90,8 +90,6 @@ pub struct BatchFile {
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct BatchOutput {
-    /// Always "success".
-    pub status: &'static str,
     /// Each operation's reply, in order.
     pub operations: Vec<OperationResult>,
     /// The files changed (in a dry run: that would be), each with its final hash.
@@ -296,7 +294,6 @@ impl Tool for Batch {
             })
             .collect();
         Ok(BatchOutput {
-            status: "success",
             operations,
             files,
             change_id: done.history.change_id().map(str::to_string),

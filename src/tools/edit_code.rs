@@ -142,14 +142,14 @@ pub struct Validation {
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct EditCodeOutput {
-    /// Always "success".
-    pub status: &'static str,
-    /// One line saying what was done, e.g. "Replaced lines 20-22 (whitespace match, score 99.9)".
-    pub message: String,
-    /// The edited file.
+    /// overwrite_file: whether the file was created or overwritten, and its
+    /// line count (a replacement says what it did in `matches`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// The edited file, for validate_command's root (the caller named it,
+    /// so the reply does not).
+    #[serde(skip)]
     pub file_path: String,
-    /// The strategy used.
-    pub strategy: &'static str,
     /// Each place replaced, with how it matched.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub matches: Vec<MatchInfo>,
@@ -344,12 +344,12 @@ impl PlannedEdit for EditCode {
 
     fn reply(
         ctx: &ToolContext,
-        params: &EditCodeParams,
+        _params: &EditCodeParams,
         edited: Edited<CodePlan>,
     ) -> Result<EditCodeOutput, ToolError> {
         let history_note = join_notes([edit_note(ctx, &edited), edited.history.note()]);
         let mut output = match &edited.value {
-            CodePlan::Replace { .. } => replace_output(params.strategy, edited),
+            CodePlan::Replace { .. } => replace_output(edited),
             CodePlan::Overwrite { .. } => overwrite_output(edited),
         };
         output.note = join_notes([output.note.take(), history_note]);
@@ -412,7 +412,7 @@ fn replace(
 }
 
 /// The reply to single_match and replace_all.
-fn replace_output(strategy: EditStrategy, edited: Edited<CodePlan>) -> EditCodeOutput {
+fn replace_output(edited: Edited<CodePlan>) -> EditCodeOutput {
     let write = WriteFields::of(&edited);
     let CodePlan::Replace {
         plan,
@@ -435,13 +435,6 @@ fn replace_output(strategy: EditStrategy, edited: Edited<CodePlan>) -> EditCodeO
         .collect();
     let first = spans.first().copied().unwrap_or(LineSpan::new(1, 0));
     let last = spans.last().copied().unwrap_or(first);
-    let message = match matches.as_slice() {
-        [one] => format!(
-            "Replaced lines {}-{} ({} match, score {:.1})",
-            one.lines.start, one.lines.end, one.kind, one.score
-        ),
-        many => format!("Replaced {} places", many.len()),
-    };
     let near_misses = (!plan.near_misses.is_empty()).then(|| {
         let mut lines: Vec<String> = plan
             .near_misses
@@ -470,10 +463,8 @@ fn replace_output(strategy: EditStrategy, edited: Edited<CodePlan>) -> EditCodeO
     let mut matches = matches;
     matches.truncate(LISTED_MATCHES);
     EditCodeOutput {
-        status: "success",
-        message,
+        message: None,
         file_path: edited.path.display(),
-        strategy: strategy.name(),
         matches,
         affected_lines: LineSpan::new(first.start, last.end),
         lines_delta: edited.after.line_count() as isize - edited.before.line_count() as isize,
@@ -638,16 +629,14 @@ fn overwrite(
 fn overwrite_output(edited: Edited<CodePlan>) -> EditCodeOutput {
     let message = if edited.path.exists {
         format!(
-            "Overwrote {} ({} lines, was {})",
-            edited.path.display(),
+            "Overwrote the file ({} lines, was {})",
             edited.after.line_count(),
             edited.before.line_count()
         )
     } else {
         let lines = edited.after.line_count();
         format!(
-            "Created {} ({lines} line{})",
-            edited.path.display(),
+            "Created the file ({lines} line{})",
             if lines == 1 { "" } else { "s" }
         )
     };
@@ -657,10 +646,8 @@ fn overwrite_output(edited: Edited<CodePlan>) -> EditCodeOutput {
         unreachable!("an overwrite plan")
     };
     EditCodeOutput {
-        status: "success",
-        message,
+        message: Some(message),
         file_path: edited.path.display(),
-        strategy: "overwrite_file",
         matches: Vec::new(),
         affected_lines: LineSpan::new(1, lines),
         lines_delta: lines as isize - edited.before.line_count() as isize,

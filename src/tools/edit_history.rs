@@ -93,8 +93,6 @@ pub struct DamagedRecord {
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct EditHistoryOutput {
-    /// Always "success".
-    pub status: &'static str,
     /// The changes, newest first.
     pub changes: Vec<ChangeInfo>,
     /// How many recorded changes match (more than listed when truncated).
@@ -182,7 +180,6 @@ impl Tool for EditHistory {
             .map(|f| describe(ctx, &found, f, &mut hashes))
             .collect();
         Ok(EditHistoryOutput {
-            status: "success",
             changes,
             total,
             truncated: total > limit,

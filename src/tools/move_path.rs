@@ -61,12 +61,6 @@ impl From<EntryKind> for Kind {
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct MoveOutput {
-    /// Always "success".
-    pub status: &'static str,
-    /// Where it was (absolute).
-    pub source_path: String,
-    /// Where it is now (absolute).
-    pub destination_path: String,
     /// Whether a file or a folder was moved.
     pub kind: Kind,
     /// Folders created for the destination (in a dry run: that would be created).
@@ -90,9 +84,6 @@ impl MoveOutput {
     /// The response for a planned move, done or (in a dry run) not.
     pub fn of(plan: &Relocation, dry_run: bool, history: &History) -> MoveOutput {
         MoveOutput {
-            status: "success",
-            source_path: plan.source.display(),
-            destination_path: plan.destination.display(),
             kind: plan.kind.into(),
             created_folders: plan
                 .new_folders

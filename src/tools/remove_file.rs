@@ -57,15 +57,10 @@ pub struct RestoreCall {
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct RemoveFileOutput {
-    /// Always "success".
-    pub status: &'static str,
-    /// The path removed (absolute).
-    pub file_path: String,
     /// Whether a file or a folder was removed.
     pub kind: Kind,
-    /// Where it is now, in the trash (in a dry run: where it would go).
-    pub trash_path: String,
-    /// The call that puts it back.
+    /// The call that puts it back: its sourcePath is where the file is now,
+    /// in the trash (in a dry run: where it would go).
     pub restore: RestoreCall,
     /// Present and true when nothing was moved.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -103,17 +98,14 @@ impl Tool for RemoveFile {
         let file_path = plan.source.display();
         let trash_path = plan.destination.display();
         Ok(RemoveFileOutput {
-            status: "success",
             kind: plan.kind.into(),
             restore: RestoreCall {
                 tool: "Move",
                 arguments: RestoreArguments {
-                    source_path: trash_path.clone(),
-                    destination_path: file_path.clone(),
+                    source_path: trash_path,
+                    destination_path: file_path,
                 },
             },
-            file_path,
-            trash_path,
             dry_run: params.dry_run.then_some(true),
             change_id: history.change_id().map(str::to_string),
             note: history.note(),

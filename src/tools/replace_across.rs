@@ -180,7 +180,8 @@ pub fn replace_across(
         let (Some(after), Some(plan)) = (after, plan) else {
             continue;
         };
-        files.push(replace_reply(
+        let reply_path = before.path.display();
+        let mut reply = replace_reply(
             ctx,
             &Edited {
                 path: before.path,
@@ -190,10 +191,11 @@ pub fn replace_across(
                 written: done.written,
                 history: done.history.clone(),
             },
-        ));
+        );
+        reply.file_path = Some(reply_path);
+        files.push(reply);
     }
     Ok(TextReplaceOutput {
-        status: "success",
         file: None,
         across: Some(AcrossReply {
             file_pattern: pattern.to_string(),

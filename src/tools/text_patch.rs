@@ -145,18 +145,8 @@ fn parse_operation(value: &Value) -> Result<Operation, ToolError> {
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TextPatchOutput {
-    /// Always "success".
-    pub status: &'static str,
-    /// The operation done.
-    pub operation: &'static str,
-    /// The edited file.
-    pub file_path: String,
-    /// The target, as sent.
-    pub target: Value,
     /// For insert and replace, where the new lines are now; for delete, the removed lines (numbered as before the edit).
     pub affected_lines: LineSpan,
-    /// Lines of the original file that were replaced or removed.
-    pub lines_changed: usize,
     /// Lines added minus lines removed.
     pub lines_delta: isize,
     /// The lines before and after the edit, shortened.
@@ -197,7 +187,6 @@ impl Tool for TextPatch {
 
 /// What planning a TextPatch hands on to its reply.
 pub struct PatchPlan {
-    operation: Operation,
     plan: EditPlan,
     target_note: Option<String>,
     template_note: Option<String>,
@@ -288,7 +277,6 @@ impl PlannedEdit for TextPatch {
             return Ok((
                 planned.after,
                 PatchPlan {
-                    operation: Operation::Insert,
                     plan: planned.plan,
                     target_note: planned.note,
                     template_note: None,
@@ -352,7 +340,6 @@ impl PlannedEdit for TextPatch {
         let edit = match (resolved.site, operation) {
             (EditSite::Nothing(at), _) => {
                 let plan = PatchPlan {
-                    operation,
                     plan: nothing_plan(doc, at),
                     target_note: resolved.note,
                     template_note,
@@ -387,7 +374,6 @@ impl PlannedEdit for TextPatch {
         Ok((
             after,
             PatchPlan {
-                operation,
                 plan,
                 target_note: join_notes([resolved.note, kept_id]),
                 template_note,
@@ -399,11 +385,10 @@ impl PlannedEdit for TextPatch {
 
     fn reply(
         ctx: &ToolContext,
-        params: &TextPatchParams,
+        _params: &TextPatchParams,
         edited: Edited<PatchPlan>,
     ) -> Result<TextPatchOutput, ToolError> {
         let PatchPlan {
-            operation,
             plan,
             target_note,
             template_note,
@@ -418,16 +403,7 @@ impl PlannedEdit for TextPatch {
             History::NotKept => UndoState::NoHistory,
         };
         Ok(TextPatchOutput {
-            status: "success",
-            operation: if block_id.is_some() {
-                "blockId"
-            } else {
-                operation.name()
-            },
-            file_path: edited.path.display(),
-            target: params.target.0.0.clone(),
             affected_lines: plan.affected,
-            lines_changed: plan.lines_changed,
             lines_delta: plan.lines_delta,
             preview: Preview::new(&plan.removed, &plan.inserted),
             context: context(&edited.after, plan.new_span),
@@ -494,7 +470,6 @@ fn symbol_plan(
     Ok((
         after,
         PatchPlan {
-            operation,
             plan,
             target_note: join_notes([Some(found), gate.and_then(|g| g.note)]),
             template_note,

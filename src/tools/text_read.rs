@@ -3,7 +3,6 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use super::context::ToolContext;
 use super::error::ToolError;
@@ -48,18 +47,12 @@ pub struct Range {
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TextReadOutput {
-    /// The file read.
-    pub file_path: String,
-    /// The target, as sent.
-    pub target: Value,
     /// The lines the target covers.
     pub range: Range,
     /// The text of those lines (or of the first ones, when truncated), joined with \n.
     pub content: String,
     /// Whether content stops before the end of the range.
     pub truncated: bool,
-    /// Number of lines in the range.
-    pub total_lines: usize,
     /// When truncated, the lines content holds.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub returned: Option<Range>,
@@ -118,7 +111,6 @@ impl Tool for TextRead {
                 .map_err(|e| target_error(e, &file.path.display()))?,
         };
         let span = resolved.span;
-        let total = span.len();
 
         let mut content = String::new();
         let mut shown_end = span.start.saturating_sub(1);
@@ -162,15 +154,12 @@ impl Tool for TextRead {
             }
         });
         Ok(TextReadOutput {
-            file_path: file.path.display(),
-            target: raw_target,
             range: Range {
                 start_line: span.start,
                 end_line: span.end,
             },
             content,
             truncated,
-            total_lines: total,
             returned: truncated.then_some(Range {
                 start_line: span.start,
                 end_line: shown_end,

@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 use super::args::TextArg;
 use super::broken_links::edit_note;
 use super::context::ToolContext;
-use super::edit_report::{Preview, WriteSummary, context, join_notes, line_count_note};
+use super::edit_report::{WriteSummary, context, join_notes, line_count_note};
 use super::error::ToolError;
 use super::planned_edit::{FileArgs, PlannedEdit, run_planned};
 use super::tool::{Effects, Tool, Toolset};
@@ -140,8 +140,6 @@ impl JsonSchema for Occurrence {
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TextReplaceOutput {
-    /// Always "success".
-    pub status: &'static str,
     /// The replacement in the file (with filePath).
     #[serde(flatten)]
     pub file: Option<ReplaceReply>,
@@ -154,8 +152,10 @@ pub struct TextReplaceOutput {
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ReplaceReply {
-    /// The edited file.
-    pub file_path: String,
+    /// The edited file, when a filePattern chose it (a call with filePath
+    /// knows which file it named).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file_path: Option<String>,
     /// How many times oldText occurs in the file.
     pub occurrences_found: usize,
     /// How many of them were replaced.
@@ -168,8 +168,6 @@ pub struct ReplaceReply {
     pub replacements: Vec<LineSpan>,
     /// Lines added minus lines removed.
     pub lines_delta: isize,
-    /// The replaced text and its replacement.
-    pub preview: Preview,
     /// Three lines before and after the affected lines, in the edited file.
     pub context: ContextLines,
     /// Hash, and in a dry run the diff.
@@ -260,7 +258,6 @@ impl PlannedEdit for TextReplace {
         edited: Edited<ReplacePlan>,
     ) -> Result<TextReplaceOutput, ToolError> {
         Ok(TextReplaceOutput {
-            status: "success",
             file: Some(replace_reply(ctx, &edited)),
             across: None,
         })
@@ -286,7 +283,7 @@ pub fn replace_reply(ctx: &ToolContext, edited: &Edited<ReplacePlan>) -> Replace
         edited.history.note(),
     ]);
     ReplaceReply {
-        file_path: edited.path.display(),
+        file_path: None,
         occurrences_found: plan.found,
         occurrences_replaced: plan.spans.len(),
         affected_lines: LineSpan::new(
@@ -299,7 +296,6 @@ pub fn replace_reply(ctx: &ToolContext, edited: &Edited<ReplacePlan>) -> Replace
             Vec::new()
         },
         lines_delta: edited.after.line_count() as isize - edited.before.line_count() as isize,
-        preview: Preview::new(&plan.first_before, &plan.first_after),
         context: context(
             &edited.after,
             LineSpan::new(
@@ -331,8 +327,6 @@ fn merged_spans(spans: &[LineSpan]) -> Vec<LineSpan> {
 pub struct ReplacePlan {
     found: usize,
     spans: Vec<LineSpan>,
-    first_before: String,
-    first_after: String,
     others_note: Option<String>,
     eol_note: Option<String>,
 }
@@ -443,12 +437,9 @@ pub fn plan_replace(
     let eol_note = eol_adjusted.then(|| {
         "oldText's line breaks were matched against the file's own line endings".to_string()
     });
-    let first = chosen[0];
     let plan = ReplacePlan {
         found: matches.len(),
         spans,
-        first_before: text[matches[first].clone()].to_string(),
-        first_after: splices[0].text.clone(),
         others_note,
         eol_note,
     };

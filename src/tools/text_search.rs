@@ -101,8 +101,6 @@ pub struct TextSearchParams {
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TextSearchOutput {
-    /// The query.
-    pub query: String,
     /// The folders (or the file) searched.
     pub searched_paths: Vec<String>,
     /// Files with matches, sorted by path.
@@ -306,7 +304,6 @@ impl Tool for TextSearch {
             notes.push(nothing_found_note(&params, &summary));
         }
         Ok(TextSearchOutput {
-            query: params.query.clone(),
             searched_paths,
             files,
             files_searched: summary.files_searched,

@@ -63,8 +63,6 @@ pub struct UndoneFile {
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct UndoEditOutput {
-    /// Always "success".
-    pub status: &'static str,
     /// The change taken back.
     pub undone: String,
     /// The tool that had made it.
@@ -171,7 +169,6 @@ impl Tool for UndoEdit {
             })
             .collect();
         Ok(UndoEditOutput {
-            status: "success",
             undone: undone.target.change_id.clone(),
             tool: undone.target.tool.clone(),
             files,

@@ -77,8 +77,6 @@ pub struct TextInspectParams {
 #[derive(Debug, Default, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TextInspectOutput {
-    /// The file inspected.
-    pub file_path: String,
     /// Lines in the file.
     pub total_lines: usize,
     /// The file's size, e.g. "32 KB".
@@ -101,9 +99,6 @@ pub struct TextInspectOutput {
     /// structure mode: the outline.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub structure: Option<Structure>,
-    /// search and lines modes: the query.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub query: Option<String>,
     /// search mode: the matches, in file order.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub matches: Option<Vec<SearchMatch>>,
@@ -246,7 +241,6 @@ fn inspect(
             out.total_matches = Some(total);
             out.total_lines = counts.lines;
             out.line_ending = counts.eol_style().name();
-            out.query = Some(query);
         }
         Mode::Lines => {
             let query = query.unwrap_or_default();
@@ -254,7 +248,6 @@ fn inspect(
             out.lines = Some(lines);
             out.truncated = truncated.then_some(true);
             out.note = note;
-            out.query = Some(query);
         }
     }
     // A search builds no line index: it counted the lines itself.
@@ -264,7 +257,6 @@ fn inspect(
         (doc.line_count(), doc.eol_style().name())
     };
     Ok(TextInspectOutput {
-        file_path: file.path.display(),
         total_lines,
         file_size: human_size(doc.byte_len() as u64),
         format: format.name(),
