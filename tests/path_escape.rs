@@ -7,8 +7,6 @@
 
 mod support;
 
-use std::path::Path;
-
 use serde_json::{Value, json};
 use support::Vault;
 
