@@ -1,7 +1,8 @@
 //! One exact replacement in one file: TextReplace's parameters and its
 //! `occurrence` rules, the plan of the edit, and the reply about the file.
-//! TextReplace ([`super::text_replace`]) makes it in the file a call names,
-//! [`super::replace_across`] in every file a glob selects.
+//! TextReplace makes it in the file a call names, and with `filePattern`
+//! (`replace_across`) in every file a glob selects; this module imports
+//! neither.
 
 use std::fmt;
 

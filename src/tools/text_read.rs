@@ -7,12 +7,12 @@ use serde::{Deserialize, Serialize};
 use super::context::ToolContext;
 use super::error::ToolError;
 use super::symbol_target;
-use super::target::{ReadTarget, TargetUse, parse_target};
+use super::target::{ReadTarget, TargetUse, parse_target, target_error};
 use super::tool::{Effects, Tool, Toolset};
 use crate::text::excerpt::cut;
 use crate::text::format::{Format, format_of};
-use crate::text::markdown::{self, HeadingLookupError};
-use crate::text::targets::{ReadRange, Target, TargetError, resolve_read};
+use crate::text::markdown;
+use crate::text::targets::{ReadRange, Target, resolve_read};
 
 /// Most lines one read returns.
 pub const MAX_READ_LINES: usize = 200;
@@ -170,18 +170,4 @@ impl Tool for TextRead {
             note: resolved.note,
         })
     }
-}
-
-/// A target error as a tool error, naming the file.
-pub fn target_error(error: TargetError, path: &str) -> ToolError {
-    let message = match &error {
-        TargetError::Heading(HeadingLookupError::Ambiguous { .. }) => {
-            format!("Ambiguous target in {path}: {error}")
-        }
-        TargetError::Heading(_) | TargetError::AnchorNotFound { .. } | TargetError::Section(_) => {
-            format!("Target not found in {path}: {error}")
-        }
-        _ => format!("Invalid target for {path}: {error}"),
-    };
-    ToolError::new(message).suggest_all(error.suggestions())
 }

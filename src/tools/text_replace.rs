@@ -6,7 +6,7 @@
 //! an agent edits the wrong place. With `filePattern` instead of `filePath`,
 //! the replacement is made in every matching file as one change
 //! ([`super::replace_across`]). Both make the replacement of
-//! [`super::replacement`], which imports neither.
+//! [`super::replacement`].
 
 use schemars::JsonSchema;
 use serde::Serialize;
