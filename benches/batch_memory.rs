@@ -148,8 +148,8 @@ fn gist(reply: &str) -> String {
         .as_str()
         .unwrap_or_default();
     let inner: Value = serde_json::from_str(text).unwrap_or_default();
-    match inner["status"].as_str() {
-        Some("success") => format!(
+    match value["result"]["isError"].as_bool() {
+        Some(false) | None if inner["files"].is_array() => format!(
             "success, {} files",
             inner["files"].as_array().map_or(0, Vec::len)
         ),

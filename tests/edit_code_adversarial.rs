@@ -280,7 +280,7 @@ fn replace_all_over_thousands_of_places_lists_a_hundred() {
         json!({"search_context": "ab", "new_content": "X", "strategy": "replace_all"}),
     );
     assert_eq!(vault.read_string("many.txt"), "X\n".repeat(5000));
-    assert_eq!(out["message"], "Replaced 5000 places");
+    assert!(out.get("message").is_none(), "{out}");
     assert_eq!(out["matches"].as_array().unwrap().len(), 100);
     assert_eq!(out["note"], "matches lists the first 100 of 5000 places");
 

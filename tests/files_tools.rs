@@ -47,10 +47,12 @@ fn remove_then_restore_gives_back_the_exact_bytes_and_permissions() {
     let modified = std::fs::metadata(&path).unwrap().modified().unwrap();
 
     let removed = v.ok("RemoveFile", json!({"filePath": "notes/a.md"}));
-    assert_eq!(removed["status"], "success");
     assert_eq!(removed["kind"], "file");
-    assert_eq!(s(&removed["filePath"]), path.to_str().unwrap());
-    let trash = Path::new(s(&removed["trashPath"])).to_path_buf();
+    assert_eq!(
+        s(&removed["restore"]["arguments"]["destinationPath"]),
+        path.to_str().unwrap()
+    );
+    let trash = Path::new(s(&removed["restore"]["arguments"]["sourcePath"])).to_path_buf();
     let in_trash = trash.strip_prefix(v.root.join(".trash")).unwrap();
     let stamp = in_trash
         .components()
@@ -83,7 +85,7 @@ fn remove_then_restore_gives_back_the_exact_bytes_and_permissions() {
 
     let restore = &removed["restore"];
     let restored = v.ok(s(&restore["tool"]), restore["arguments"].clone());
-    assert_eq!(restored["destinationPath"], path.to_str().unwrap());
+    assert_eq!(restored["kind"], "file");
     assert_eq!(std::fs::read(&path).unwrap(), bytes);
     assert_eq!(mode(&path), 0o100640);
     assert_eq!(
@@ -171,7 +173,7 @@ fn move_across_two_roots() {
         "Move",
         json!({"sourcePath": "inbox/todo.txt", "destinationPath": destination.to_str().unwrap()}),
     );
-    assert_eq!(moved["destinationPath"], destination.to_str().unwrap());
+    assert_eq!(moved["kind"], "file");
     assert_eq!(std::fs::read(&destination).unwrap(), b"one\ntwo");
     assert!(!v.root.join("inbox/todo.txt").exists());
 
@@ -189,7 +191,8 @@ fn move_across_two_roots() {
         json!({"filePath": second.join("x.md").to_str().unwrap()}),
     );
     assert!(
-        Path::new(s(&removed["trashPath"])).starts_with(second.join(".trash")),
+        Path::new(s(&removed["restore"]["arguments"]["sourcePath"]))
+            .starts_with(second.join(".trash")),
         "{removed}"
     );
 }
@@ -213,7 +216,7 @@ fn remove_file_of_a_folder_needs_recursive() {
         json!({"filePath": "notes", "recursive": true}),
     );
     assert_eq!(removed["kind"], "folder");
-    let trash = Path::new(s(&removed["trashPath"])).to_path_buf();
+    let trash = Path::new(s(&removed["restore"]["arguments"]["sourcePath"])).to_path_buf();
     assert_eq!(
         std::fs::read(trash.join("2026/day.md")).unwrap(),
         b"# Day\n"
@@ -271,7 +274,7 @@ fn dry_runs_change_nothing() {
         json!({"filePath": "notes/a.md", "dryRun": true}),
     );
     assert_eq!(removed["dryRun"], true);
-    assert!(s(&removed["trashPath"]).ends_with("/notes/a.md"));
+    assert!(s(&removed["restore"]["arguments"]["sourcePath"]).ends_with("/notes/a.md"));
     let removed = v.ok(
         "RemoveFile",
         json!({"filePath": "notes", "recursive": true, "dryRun": true}),

@@ -588,5 +588,5 @@ fn a_removed_file_whose_place_is_taken_is_not_restored_over_it() {
     let err = v.err("UndoEdit", json!({"changeId": removed["changeId"]}));
     assert!(s(&err["message"]).contains("exists again"), "{err}");
     assert_eq!(v.read("n.md"), b"someone else's\n");
-    assert!(Path::new(s(&removed["trashPath"])).exists());
+    assert!(Path::new(s(&removed["restore"]["arguments"]["sourcePath"])).exists());
 }

@@ -253,7 +253,10 @@ async fn a_template_that_would_fill_gigabytes_is_refused_before_it_is_built() {
         )
         .await,
     );
-    assert_eq!(filled["status"], "success", "{filled}");
+    assert!(
+        filled["diff"].as_str().is_some_and(|d| d.contains("+")),
+        "{filled}"
+    );
     still_alive(&client).await;
     client.cancel().await.unwrap();
 }
@@ -459,7 +462,11 @@ fn a_batch_of_many_inserts_keeps_memory_a_small_multiple_of_the_file() {
         })
         .collect();
     let reply = session.call("Batch", json!({ "operations": operations }));
-    assert_eq!(reply["status"], "success", "{reply}");
+    assert_eq!(
+        reply["operations"].as_array().map(Vec::len),
+        Some(100),
+        "{reply}"
+    );
     let after = peak_memory(pid).unwrap();
     let grown = after.saturating_sub(before);
     eprintln!(

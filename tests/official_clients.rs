@@ -4,8 +4,12 @@
 //! prints a warning about the schemas.
 //!
 //! The clients are installed by `scripts/install-clients` into
-//! `target/clients/` (`.ci/run` does it); where they, Python or Node are
-//! missing, each test says so and passes without checking.
+//! `target/clients/` (`.ci/run` does it). Where they, Python or Node are
+//! missing, a check cannot run: under CI (`CI=true`) that fails it, since CI
+//! is where the clients must be; elsewhere it is reported as skipped, with
+//! the reason, in the lines and the summary this test program prints (it runs
+//! without libtest's harness, which has no "skipped" outcome and would show a
+//! skipped check as passed).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -59,8 +63,94 @@ fn call_count() -> usize {
     calls["calls"].as_array().unwrap().len()
 }
 
-fn skip(reason: &str) {
-    eprintln!("skipped: {reason}; run scripts/install-clients to install the official clients");
+/// What a check did.
+enum Outcome {
+    Passed,
+    /// It could not run: the reason.
+    Skipped(String),
+}
+
+fn skip(reason: &str) -> Outcome {
+    Outcome::Skipped(format!(
+        "{reason}; run scripts/install-clients to install the official clients"
+    ))
+}
+
+/// Whether this is a CI run, where a missing client is a failure.
+fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "0" && !v.eq_ignore_ascii_case("false"))
+}
+
+type Check = fn() -> Outcome;
+
+const CHECKS: [(&str, Check); 3] = [
+    (
+        "every_result_validates_in_the_python_sdk",
+        every_result_validates_in_the_python_sdk,
+    ),
+    (
+        "every_result_validates_in_the_typescript_sdk_without_warnings",
+        every_result_validates_in_the_typescript_sdk_without_warnings,
+    ),
+    (
+        "the_inspector_cli_lists_and_calls_without_warnings",
+        the_inspector_cli_lists_and_calls_without_warnings,
+    ),
+];
+
+/// Runs the checks whose names hold the filter `cargo test` passed on (if
+/// any), prints a line per check and a summary in libtest's words, and
+/// exits with status 1 if one failed.
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|a| a == "--list") {
+        for (name, _) in CHECKS {
+            println!("{name}: test");
+        }
+        return;
+    }
+    let filter = args.iter().find(|a| !a.starts_with('-'));
+    let ci = in_ci();
+    let (mut passed, mut skipped, mut failed) = (0, 0, 0);
+    let chosen: Vec<_> = CHECKS
+        .iter()
+        .filter(|(name, _)| filter.is_none_or(|f| name.contains(f.as_str())))
+        .collect();
+    println!("\nrunning {} tests", chosen.len());
+    for (name, check) in chosen {
+        match std::panic::catch_unwind(check) {
+            Ok(Outcome::Passed) => {
+                passed += 1;
+                println!("test {name} ... ok");
+            }
+            Ok(Outcome::Skipped(reason)) if ci => {
+                failed += 1;
+                println!(
+                    "test {name} ... FAILED (CI=true, so the clients must be there: {reason})"
+                );
+            }
+            Ok(Outcome::Skipped(reason)) => {
+                skipped += 1;
+                println!("test {name} ... skipped ({reason})");
+            }
+            Err(_) => {
+                failed += 1;
+                println!("test {name} ... FAILED");
+            }
+        }
+    }
+    let verdict = if failed > 0 { "FAILED" } else { "ok" };
+    let why = if skipped > 0 {
+        " (official clients missing)"
+    } else {
+        ""
+    };
+    println!(
+        "\ntest result: {verdict}. {passed} passed; {failed} failed; {skipped} skipped{why}\n"
+    );
+    if failed > 0 {
+        std::process::exit(1);
+    }
 }
 
 /// Runs a client driver and returns its JSON report.
@@ -76,8 +166,7 @@ fn report(command: &mut Command) -> Value {
     })
 }
 
-#[test]
-fn every_result_validates_in_the_python_sdk() {
+fn every_result_validates_in_the_python_sdk() -> Outcome {
     let python = clients().join("python/bin/python");
     if !python.is_file() {
         return skip(&format!("no Python SDK at {}", python.display()));
@@ -91,10 +180,10 @@ fn every_result_validates_in_the_python_sdk() {
     );
     assert_eq!(report["failures"], serde_json::json!([]), "{report:#}");
     assert_eq!(report["validated"], call_count(), "{report:#}");
+    Outcome::Passed
 }
 
-#[test]
-fn every_result_validates_in_the_typescript_sdk_without_warnings() {
+fn every_result_validates_in_the_typescript_sdk_without_warnings() -> Outcome {
     let node_dir = clients().join("node");
     if !node_dir
         .join("node_modules/@modelcontextprotocol/sdk")
@@ -116,10 +205,10 @@ fn every_result_validates_in_the_typescript_sdk_without_warnings() {
     assert_eq!(report["failures"], serde_json::json!([]), "{report:#}");
     assert_eq!(report["warnings"], 0, "{report:#}");
     assert_eq!(report["validated"], call_count(), "{report:#}");
+    Outcome::Passed
 }
 
-#[test]
-fn the_inspector_cli_lists_and_calls_without_warnings() {
+fn the_inspector_cli_lists_and_calls_without_warnings() -> Outcome {
     let cli =
         clients().join("node/node_modules/@modelcontextprotocol/inspector-cli/build/index.js");
     if !cli.is_file() {
@@ -168,4 +257,5 @@ fn the_inspector_cli_lists_and_calls_without_warnings() {
         "",
         "the Inspector warned while calling a tool"
     );
+    Outcome::Passed
 }

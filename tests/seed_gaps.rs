@@ -211,7 +211,7 @@ fn deleting_an_empty_code_block_is_like_deleting_a_full_one() {
         empty["note"],
         "Code block 0 is already empty: nothing was deleted; its fences remain"
     );
-    assert_eq!(empty["linesChanged"], 0);
+    assert_eq!(empty["linesDelta"], 0);
     let full = v.ok(
         "TextPatch",
         json!({"filePath": "a.md", "operation": "delete", "target": {"codeBlock": {"index": 1}}}),

@@ -646,7 +646,7 @@ async fn serve_stdio_until_stopped(
         ended = &mut serving => return ended,
         () = stop => {}
     }
-    log_stopping(calls.running());
+    calls.log_stopping();
     let drained = async {
         if !calls.close_and_wait(super::http::DRAIN_LIMIT).await {
             tracing::warn!(
@@ -667,11 +667,6 @@ async fn serve_stdio_until_stopped(
         () = drained => {}
     }
     Ok(())
-}
-
-/// The one line both transports log when asked to stop.
-pub(crate) fn log_stopping(running: usize) {
-    tracing::info!("stopping (Ctrl-C or SIGTERM): finishing {running} call(s) in progress");
 }
 
 /// How long the server waits, once its transport has ended, for tool calls

@@ -161,7 +161,7 @@ pub async fn serve_http(
     }
     // Connections are still served while the calls under way finish.
     let drain = async {
-        super::cli::log_stopping(calls.running());
+        calls.log_stopping();
         if !calls.close_and_wait(DRAIN_LIMIT).await {
             tracing::warn!(
                 "{} call(s) still running after {} s; their clients will get no answer, but each edit either lands whole or not at all",

@@ -74,6 +74,15 @@ impl InFlight {
     pub fn running(&self) -> usize {
         self.running.load(Ordering::SeqCst)
     }
+
+    /// Logs the one line both transports log when asked to stop, with the
+    /// calls still to finish.
+    pub fn log_stopping(&self) {
+        tracing::info!(
+            "stopping (Ctrl-C or SIGTERM): finishing {} call(s) in progress",
+            self.running()
+        );
+    }
 }
 
 impl Drop for Call<'_> {

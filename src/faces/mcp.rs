@@ -226,30 +226,36 @@ impl TextServer {
 /// How long a tool call waits for roots a client announced.
 const ROOTS_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 
-/// The MCP description of a tool entry.
+/// The MCP description of a tool entry. The title is said once, as the tool's
+/// own; the destructive and idempotent hints only where they mean something
+/// (MCP: for a tool that is not read-only).
 pub fn mcp_tool(entry: &ToolEntry) -> Tool {
-    let annotations = ToolAnnotations::with_title(entry.title)
+    let mut annotations = ToolAnnotations::new()
         .read_only(entry.effects.read_only)
-        .destructive(entry.effects.destructive)
-        .idempotent(entry.effects.idempotent)
         .open_world(false);
+    if !entry.effects.read_only {
+        annotations = annotations
+            .destructive(entry.effects.destructive)
+            .idempotent(entry.effects.idempotent);
+    }
     Tool::new(entry.name, entry.description, entry.input_schema.clone())
         .with_title(entry.title)
         .with_raw_output_schema(entry.output_schema.clone())
         .with_annotations(annotations)
 }
 
-/// A tool result as MCP returns it.
+/// A tool result as MCP returns it. The text content is compact JSON: clients
+/// show it to the model, and indentation would be a third of its tokens.
 pub fn call_result(outcome: Result<Value, crate::tools::error::ToolError>) -> CallToolResult {
     match outcome {
         Ok(value) => {
-            let text = serde_json::to_string_pretty(&value).unwrap_or_default();
+            let text = serde_json::to_string(&value).unwrap_or_default();
             let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
             result.structured_content = Some(value);
             result
         }
         Err(error) => {
-            let text = serde_json::to_string_pretty(&error.to_json()).unwrap_or_default();
+            let text = serde_json::to_string(&error.to_json()).unwrap_or_default();
             CallToolResult::error(vec![ContentBlock::text(text)])
         }
     }
@@ -404,5 +410,52 @@ impl ServerHandler for TextServer {
 
     async fn on_roots_list_changed(&self, context: NotificationContext<RoleServer>) {
         self.adopt_client_roots(&context.peer).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tools::tool::Toolset;
+
+    /// What the tool list of `toolsets` costs an agent: `tools/list` as
+    /// compact JSON (scripts/tool-list measures the same over stdio).
+    fn tool_list_chars(toolsets: &[Toolset]) -> usize {
+        let registry = Registry::new(toolsets, false);
+        let tools: Vec<Tool> = registry.entries().iter().map(mcp_tool).collect();
+        let list = serde_json::json!({ "tools": tools });
+        serde_json::to_string(&list).unwrap().chars().count()
+    }
+
+    #[test]
+    fn the_default_tool_list_stays_under_20000_characters() {
+        let chars = tool_list_chars(&Toolset::DEFAULT);
+        assert!(chars < 20_000, "{chars} characters");
+        // Every tool is still there, each with its title and output schema.
+        let registry = Registry::new(&Toolset::DEFAULT, false);
+        assert_eq!(registry.entries().len(), 17);
+        for tool in registry.entries().iter().map(mcp_tool) {
+            assert!(
+                tool.title.is_some() && tool.output_schema.is_some(),
+                "{}",
+                tool.name
+            );
+        }
+    }
+
+    #[test]
+    fn annotations_say_each_hint_once() {
+        let registry = Registry::new(&Toolset::ALL, false);
+        let json = |name: &str| {
+            serde_json::to_value(mcp_tool(registry.get(name).unwrap()).annotations).unwrap()
+        };
+        assert_eq!(
+            json("TextRead"),
+            serde_json::json!({"readOnlyHint": true, "openWorldHint": false})
+        );
+        assert_eq!(
+            json("TextPatch"),
+            serde_json::json!({"readOnlyHint": false, "destructiveHint": true, "idempotentHint": false, "openWorldHint": false})
+        );
     }
 }

@@ -8,8 +8,7 @@
 //!
 //! let doc = Document::decode(b"a\nb\nc\nd\ne\n".to_vec(), None).unwrap();
 //! let ctx = context_around(&doc, LineSpan::new(3, 3), 1);
-//! assert_eq!(ctx.before_lines[0].number, 2);
-//! assert_eq!(ctx.after_lines[0].text, "d");
+//! assert_eq!((ctx.start, ctx.before, ctx.after), (2, vec!["b".to_string()], vec!["d".to_string()]));
 //! assert_eq!(preview("x\ny\nz", 2, 100), "x\ny\n… (1 more line)");
 //! ```
 
@@ -33,31 +32,41 @@ pub struct NumberedLine {
     pub text: String,
 }
 
-/// The lines just before and just after a span of the edited file.
+/// The lines just before and just after a span of the edited file, as plain
+/// text with one line number: the lines are consecutive, so numbering each
+/// would say the same thing again and again.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
-#[serde(rename_all = "camelCase")]
 pub struct ContextLines {
+    /// The number of the first line of `before`; `after` starts right after
+    /// the span (the edited lines).
+    pub start: usize,
     /// Up to three lines before the span.
-    pub before_lines: Vec<NumberedLine>,
+    pub before: Vec<String>,
     /// Up to three lines after the span.
-    pub after_lines: Vec<NumberedLine>,
+    pub after: Vec<String>,
 }
 
 /// `n` lines before and after `span` (which may be empty: `end == start - 1`).
 pub fn context_around(doc: &Document, span: LineSpan, n: usize) -> ContextLines {
     let count = doc.line_count();
     let first_before = span.start.saturating_sub(n).max(1);
-    let before_lines = (first_before..span.start.min(count + 1))
-        .map(|k| numbered(doc, k))
+    let before = (first_before..span.start.min(count + 1))
+        .map(|k| line_text(doc, k))
         .collect();
     let after_start = span.end + 1;
-    let after_lines = (after_start.max(1)..=(span.end + n).min(count))
-        .map(|k| numbered(doc, k))
+    let after = (after_start.max(1)..=(span.end + n).min(count))
+        .map(|k| line_text(doc, k))
         .collect();
     ContextLines {
-        before_lines,
-        after_lines,
+        start: first_before,
+        before,
+        after,
     }
+}
+
+/// Line `k` of `doc`, cut to [`MAX_CONTEXT_LINE`] characters.
+fn line_text(doc: &Document, k: usize) -> String {
+    cut(doc.line(k), MAX_CONTEXT_LINE)
 }
 
 /// Line `k` of `doc`, cut to [`MAX_CONTEXT_LINE`] characters.
@@ -175,31 +184,45 @@ mod tests {
     #[test]
     fn context_at_the_edges() {
         let doc = Document::decode(b"1\n2\n3\n4\n5".to_vec(), None).unwrap();
+        let words = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         let ctx = context_around(&doc, LineSpan::new(1, 2), 3);
-        assert!(ctx.before_lines.is_empty());
         assert_eq!(
-            ctx.after_lines.iter().map(|l| l.number).collect::<Vec<_>>(),
-            [3, 4, 5]
+            ctx,
+            ContextLines {
+                start: 1,
+                before: vec![],
+                after: words(&["3", "4", "5"])
+            }
         );
         let ctx = context_around(&doc, LineSpan::new(5, 5), 3);
         assert_eq!(
-            ctx.before_lines
-                .iter()
-                .map(|l| l.number)
-                .collect::<Vec<_>>(),
-            [2, 3, 4]
+            ctx,
+            ContextLines {
+                start: 2,
+                before: words(&["2", "3", "4"]),
+                after: vec![]
+            }
         );
-        assert!(ctx.after_lines.is_empty());
         // An empty span after a deletion of the last lines.
         let ctx = context_around(&doc, LineSpan::new(6, 5), 2);
         assert_eq!(
-            ctx.before_lines
-                .iter()
-                .map(|l| l.number)
-                .collect::<Vec<_>>(),
-            [4, 5]
+            ctx,
+            ContextLines {
+                start: 4,
+                before: words(&["4", "5"]),
+                after: vec![]
+            }
         );
-        assert!(ctx.after_lines.is_empty());
+        // An empty span in the middle: after starts where the span would.
+        let ctx = context_around(&doc, LineSpan::new(3, 2), 1);
+        assert_eq!(
+            ctx,
+            ContextLines {
+                start: 2,
+                before: words(&["2"]),
+                after: words(&["3"])
+            }
+        );
     }
 
     #[test]

@@ -99,8 +99,6 @@ pub struct FileReport {
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ApplyPatchOutput {
-    /// Always "success".
-    pub status: &'static str,
     /// Each file of the patch, in patch order.
     pub files: Vec<FileReport>,
     /// The change's id in the edit history: UndoEdit takes back the whole patch.
@@ -494,7 +492,6 @@ fn apply(
     }
     notes.push(done.history.note());
     Ok(ApplyPatchOutput {
-        status: "success",
         files: reports,
         change_id: done.history.change_id().map(str::to_string),
         dry_run: dry_run.then_some(true),

@@ -219,6 +219,17 @@ fn describe_type(prop: &Value, root: &Value) -> String {
     if let Some(c) = prop.get("const") {
         return c.to_string();
     }
+    // An object of exactly one of several keys (a target) is named by its
+    // choices, since "object" tells nobody anything.
+    if prop["maxProperties"] == 1
+        && let Some(props) = prop["properties"].as_object()
+    {
+        return props
+            .keys()
+            .map(|key| format!("{{\"{key}\": ...}}"))
+            .collect::<Vec<_>>()
+            .join(" | ");
+    }
     match &prop["type"] {
         // Nested parameters (the editor tools' files and patches) are spelled
         // out, since "array" alone leaves the caller guessing the item shape.

@@ -44,6 +44,7 @@ pub struct Backlinks;
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct BacklinksParams {
     /// The note linked to (absolute or relative to the first root).
+    #[schemars(description = "")] // said once, in the server's instructions
     pub file_path: String,
     /// Only links into this heading, e.g. "## Tasks".
     #[serde(default)]
@@ -51,10 +52,10 @@ pub struct BacklinksParams {
     /// Only links into this block, e.g. "^tasks-1".
     #[serde(default)]
     pub block: Option<String>,
-    /// Also list unlinked mentions: the note's name or aliases as plain text.
+    /// Also the note's name or aliases as plain text, with the link to write.
     #[serde(default)]
     pub unlinked: bool,
-    /// Most links (and mentions) listed (default 100, at most 1000); count counts all.
+    /// Default 100, at most 1000; count counts all.
     #[serde(default)]
     #[schemars(range(min = 1))]
     pub max_results: Option<usize>,
@@ -116,7 +117,7 @@ impl Tool for Backlinks {
     const EFFECTS: Effects = Effects::READ_ONLY;
 
     fn description() -> &'static str {
-        "Lists the links into a note (or one heading or ^block of it) from the other notes, with file, line and text. For a note's own links use TextInspect. Example: {\"filePath\": \"projects/garden.md\", \"block\": \"^tasks-1\"}"
+        "Lists the links into a note (or one heading or ^block of it) from other notes, with file, line and text. For a note's own links use TextInspect. Example: {\"filePath\": \"garden.md\", \"block\": \"^tasks-1\"}"
     }
 
     fn run(ctx: &ToolContext, params: BacklinksParams) -> Result<BacklinksOutput, ToolError> {

@@ -42,8 +42,9 @@ pub struct Batch;
 #[serde(deny_unknown_fields)]
 pub struct BatchOperation {
     /// TextPatch, TextReplace or edit_code.
+    #[schemars(description = "")] // the tool's description names them
     pub tool: String,
-    /// The tool's arguments, as for a call of its own (without dryRun: the batch's dryRun applies).
+    /// As for a call of its own, without dryRun.
     pub arguments: Map<String, Value>,
 }
 
@@ -51,9 +52,10 @@ pub struct BatchOperation {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct BatchParams {
-    /// The operations, applied in order; each sees the files as the ones before it left them.
+    /// Applied in order.
     pub operations: Vec<BatchOperation>,
     /// If true, check every operation and return each file's diff without writing anything.
+    #[schemars(description = "")] // said once, in the server's instructions
     #[serde(default)]
     pub dry_run: bool,
 }
@@ -88,8 +90,6 @@ pub struct BatchFile {
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct BatchOutput {
-    /// Always "success".
-    pub status: &'static str,
     /// Each operation's reply, in order.
     pub operations: Vec<OperationResult>,
     /// The files changed (in a dry run: that would be), each with its final hash.
@@ -115,13 +115,7 @@ impl Tool for Batch {
     const EFFECTS: Effects = Effects::EDITS;
 
     fn description() -> &'static str {
-        "Applies several TextPatch, TextReplace and edit_code calls, over one or many files, as one change: all are checked first and then written together, or nothing is written. Use it for a change that spans files (a rename across notes, code and its tests) or several edits of one file that must land together.\n\
-\n\
-operations is a list of {\"tool\": name, \"arguments\": {...}}, each with the arguments a call of that tool takes (no dryRun). They run in order, and each sees the files as the operations before it left them: line numbers, headings and expectedHash refer to that state. If any operation would be refused, the whole batch is refused, naming the operation by its position (1 = first) with that tool's own error. dryRun: true returns each file's diff without writing.\n\
-\n\
-The reply holds each operation's own reply and every file's final fileHash. The batch is recorded as one change: UndoEdit with its changeId takes back every file of it.\n\
-\n\
-Example: operations=[{\"tool\": \"TextReplace\", \"arguments\": {\"filePath\": \"a.md\", \"oldText\": \"v1\", \"newText\": \"v2\"}}, {\"tool\": \"TextPatch\", \"arguments\": {\"filePath\": \"b.md\", \"operation\": \"insert\", \"target\": {\"appendToSection\": \"## Log\"}, \"content\": \"- moved to v2\\n\"}}]"
+        "Applies several TextPatch, TextReplace and edit_code calls over one or more files as one change: all checked, then all written or none, one changeId. Each operation sees the files as the ones before it left them; a refusal names the operation by position. Example: {\"operations\": [{\"tool\": \"TextReplace\", \"arguments\": {\"filePath\": \"a.md\", \"oldText\": \"v1\", \"newText\": \"v2\"}}]}"
     }
 
     fn run(ctx: &ToolContext, params: BatchParams) -> Result<BatchOutput, ToolError> {
@@ -300,7 +294,6 @@ Example: operations=[{\"tool\": \"TextReplace\", \"arguments\": {\"filePath\": \
             })
             .collect();
         Ok(BatchOutput {
-            status: "success",
             operations,
             files,
             change_id: done.history.change_id().map(str::to_string),

@@ -41,16 +41,16 @@ fn default_max_results() -> usize {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct CheckLinksParams {
-    /// Folder to check, with its subfolders (absolute or relative to the first root). Default: every root.
+    /// Default: every root.
     #[serde(default)]
     pub directory_path: Option<String>,
-    /// Check only this Markdown file. Not with directoryPath or filePattern.
+    /// One file only.
     #[serde(default)]
     pub file_path: Option<String>,
-    /// Glob selecting files: without '/' it matches file names in any folder ("*.md"); with '/' the path from the root ("notes/**/*.md").
+    /// As TextSearch's, e.g. "notes/**/*.md".
     #[serde(default)]
     pub file_pattern: Option<String>,
-    /// Most broken links listed (default 200, at most 1000); brokenCount counts them all.
+    /// Broken links listed (at most 1000); brokenCount counts all.
     #[serde(default = "default_max_results")]
     pub max_results: usize,
 }
@@ -111,18 +111,7 @@ impl Tool for CheckLinks {
     const EFFECTS: Effects = Effects::READ_ONLY;
 
     fn description() -> &'static str {
-        "Finds broken internal links in Markdown files: every root, one folder (directoryPath), the files a glob selects (filePattern) or one file (filePath).\n\
-\n\
-Checked: inline links and images ([t](../notes/a.md#heading)), reference links and their definitions ([t][label], [label]: path), and Obsidian wikilinks and embeds ([[note]], [[note#Heading|alias]], [[note#^block]], ![[picture.png]]). A path must reach an existing file or folder inside the same root (relative to the linking file, or to the root with a leading /; percent-encoding is decoded; 'notes/a' also finds 'notes/a.md'). A #fragment must match a heading's GitHub-style slug, an explicit {#id}, an <a id>, a heading's text, or a ^block id in the target. A wikilink finds its note by name (case-insensitive, .md optional) or by path, the way Obsidian does; a name that fits several notes equally well is reported as ambiguous. URLs (https:, mailto:, …) are counted, not checked. Links in code, code blocks and frontmatter are not links.\n\
-\n\
-Each broken link comes with its file, line, target, the reason (\"no file X\", \"no heading 'Y' in X\", \"no note named 'Z'\") and, when something close exists, a suggestion. Files are chosen like TextSearch chooses them: allowed endings, no hidden or .gitignored files, no trash.\n\
-\n\
-To see every link of one file with its status, use TextInspect (mode 'structure'). To fix a link, use TextReplace on its target text.\n\
-\n\
-Examples:\n\
-- Whole vault: {}\n\
-- One folder: directoryPath=\"projects\"\n\
-- One file: filePath=\"notes/today.md\""
+        "Finds broken internal links in Markdown files (inline, reference, wikilinks, embeds, #headings, ^blocks) with file, line, reason and the nearest match; URLs are not checked. For one file's links use TextInspect. Example: {\"directoryPath\": \"projects\"}"
     }
 
     fn run(ctx: &ToolContext, params: CheckLinksParams) -> Result<CheckLinksOutput, ToolError> {

@@ -71,25 +71,28 @@ impl EditStrategy {
 #[serde(deny_unknown_fields)]
 pub struct EditCodeParams {
     /// Path of the file (absolute or relative to the first root).
+    #[schemars(description = "")] // said once, in the server's instructions
     pub file_path: String,
-    /// The code to replace, copied from the file: the lines to change plus a few around them, enough to be unique. Small differences in whitespace, indentation or a typo are tolerated. Not used with overwrite_file.
+    /// The lines to change and a few around them, enough to be unique; not with overwrite_file.
     #[serde(default)]
     pub search_context: Option<TextArg>,
-    /// The code that replaces search_context (or the whole file with overwrite_file).
+    /// Replaces search_context (or the whole file).
     pub new_content: TextArg,
-    /// single_match (default): one place, refused if ambiguous; replace_all: every place; overwrite_file: the whole file.
+    /// single_match: one place; replace_all: every place; overwrite_file: the whole file, created if needed.
     #[serde(default)]
     pub strategy: EditStrategy,
-    /// Similarity from 0 to 1 a tolerant match needs (default 0.9; 1.0 accepts only exact matches).
+    /// Similarity a tolerant match needs (default 0.9; 1 = exact only).
     #[serde(default)]
     pub threshold: Option<f64>,
-    /// A command run in the file's root after the edit (e.g. "cargo check"); a failure is returned as a warning. Needs the server's --allow-validate-command.
+    /// Run in the root after the write, e.g. "cargo check"; a failure is a warning. Needs --allow-validate-command.
     #[serde(default)]
     pub validate_command: Option<String>,
     /// fileHash from an earlier response; the edit is refused if the file changed since.
+    #[schemars(description = "")] // said once, in the server's instructions
     #[serde(default)]
     pub expected_hash: Option<String>,
     /// If true, return the diff and the response without writing anything.
+    #[schemars(description = "")] // said once, in the server's instructions
     #[serde(default)]
     pub dry_run: bool,
 }
@@ -139,14 +142,14 @@ pub struct Validation {
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct EditCodeOutput {
-    /// Always "success".
-    pub status: &'static str,
-    /// One line saying what was done, e.g. "Replaced lines 20-22 (whitespace match, score 99.9)".
-    pub message: String,
-    /// The edited file.
+    /// overwrite_file: whether the file was created or overwritten, and its
+    /// line count (a replacement says what it did in `matches`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// The edited file, for validate_command's root (the caller named it,
+    /// so the reply does not).
+    #[serde(skip)]
     pub file_path: String,
-    /// The strategy used.
-    pub strategy: &'static str,
     /// Each place replaced, with how it matched.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub matches: Vec<MatchInfo>,
@@ -217,15 +220,7 @@ impl Tool for EditCode {
     const EFFECTS: Effects = Effects::EDITS;
 
     fn description() -> &'static str {
-        "Edits a source file: finds search_context and replaces it with new_content. The preferred tool for code changes.\n\
-\n\
-Copy search_context from the file: the lines to change plus a few around them, enough to occur once. It does not have to be byte-exact: differences in trailing or leading whitespace, indentation (spaces vs tabs, shifted blocks), CRLF vs LF, look-alike quotes and dashes, a missing or extra blank line and one or two typos are tolerated, and a long unchanged middle can be elided with a line holding only `...` (or `// ...`, `# ...`). Lines you did not change keep their exact form on disk; new lines follow the file's indentation and line endings.\n\
-\n\
-It never guesses: if search_context fits several places about equally well, it refuses and lists them (add surrounding lines); if nothing fits, it shows the closest block with its score and a diff so you can correct search_context in one step. Before writing, files in Rust, Python, Go, JavaScript, TypeScript/TSX, JSON, YAML, TOML, C, C++, Java, Bash, HTML and CSS are parsed: an edit that adds syntax errors is refused with the parser's line and column, and nothing is written.\n\
-\n\
-Strategies: single_match (default), replace_all (every place), overwrite_file (new_content becomes the whole file; creates it if needed). threshold (default 0.9) sets how similar a tolerant match must be. validate_command (e.g. \"cargo check\", only if the server allows it) runs after the write; a failure comes back as a warning. Pass expected_hash to refuse the edit if the file changed since you read it; dry_run: true shows the diff without writing.\n\
-\n\
-For prose and Markdown edits by heading or line range, use TextPatch; for plain exact replacements TextReplace."
+        "Edits source code: replaces search_context (copied from the file, a few lines around the change) by new_content. Tolerates drift (whitespace, indentation, CRLF, quotes, a typo, a blank line, ... for an unchanged middle); refuses an ambiguous or missing match, listing candidates or the closest block, and an edit that breaks the syntax. For prose use TextReplace. Example: {\"file_path\": \"a.rs\", \"search_context\": \"let x = 1;\", \"new_content\": \"let x = 2;\"}"
     }
 
     fn run(ctx: &ToolContext, params: EditCodeParams) -> Result<EditCodeOutput, ToolError> {
@@ -353,12 +348,12 @@ impl PlannedEdit for EditCode {
 
     fn reply(
         ctx: &ToolContext,
-        params: &EditCodeParams,
+        _params: &EditCodeParams,
         edited: Edited<CodePlan>,
     ) -> Result<EditCodeOutput, ToolError> {
         let history_note = join_notes([edit_note(ctx, &edited), edited.history.note()]);
         let mut output = match &edited.value {
-            CodePlan::Replace { .. } => replace_output(params.strategy, edited),
+            CodePlan::Replace { .. } => replace_output(edited),
             CodePlan::Overwrite { .. } => overwrite_output(edited),
         };
         output.note = join_notes([output.note.take(), history_note]);
@@ -421,7 +416,7 @@ fn replace(
 }
 
 /// The reply to single_match and replace_all.
-fn replace_output(strategy: EditStrategy, edited: Edited<CodePlan>) -> EditCodeOutput {
+fn replace_output(edited: Edited<CodePlan>) -> EditCodeOutput {
     let write = WriteFields::of(&edited);
     let CodePlan::Replace {
         plan,
@@ -444,13 +439,6 @@ fn replace_output(strategy: EditStrategy, edited: Edited<CodePlan>) -> EditCodeO
         .collect();
     let first = spans.first().copied().unwrap_or(LineSpan::new(1, 0));
     let last = spans.last().copied().unwrap_or(first);
-    let message = match matches.as_slice() {
-        [one] => format!(
-            "Replaced lines {}-{} ({} match, score {:.1})",
-            one.lines.start, one.lines.end, one.kind, one.score
-        ),
-        many => format!("Replaced {} places", many.len()),
-    };
     let near_misses = (!plan.near_misses.is_empty()).then(|| {
         let mut lines: Vec<String> = plan
             .near_misses
@@ -479,10 +467,8 @@ fn replace_output(strategy: EditStrategy, edited: Edited<CodePlan>) -> EditCodeO
     let mut matches = matches;
     matches.truncate(LISTED_MATCHES);
     EditCodeOutput {
-        status: "success",
-        message,
+        message: None,
         file_path: edited.path.display(),
-        strategy: strategy.name(),
         matches,
         normalized: plan.normalized.clone(),
         affected_lines: LineSpan::new(first.start, last.end),
@@ -648,16 +634,14 @@ fn overwrite(
 fn overwrite_output(edited: Edited<CodePlan>) -> EditCodeOutput {
     let message = if edited.path.exists {
         format!(
-            "Overwrote {} ({} lines, was {})",
-            edited.path.display(),
+            "Overwrote the file ({} lines, was {})",
             edited.after.line_count(),
             edited.before.line_count()
         )
     } else {
         let lines = edited.after.line_count();
         format!(
-            "Created {} ({lines} line{})",
-            edited.path.display(),
+            "Created the file ({lines} line{})",
             if lines == 1 { "" } else { "s" }
         )
     };
@@ -667,10 +651,8 @@ fn overwrite_output(edited: Edited<CodePlan>) -> EditCodeOutput {
         unreachable!("an overwrite plan")
     };
     EditCodeOutput {
-        status: "success",
-        message,
+        message: Some(message),
         file_path: edited.path.display(),
-        strategy: "overwrite_file",
         matches: Vec::new(),
         normalized: Vec::new(),
         affected_lines: LineSpan::new(1, lines),

@@ -30,10 +30,10 @@ pub struct EditHistory;
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct EditHistoryParams {
-    /// Only the changes of this file or folder (absolute, or relative to the first root), including those made under an earlier name it was moved from. Default: every change in the roots.
+    /// Only this file's or folder's changes, earlier names included.
     #[serde(default)]
     pub file_path: Option<String>,
-    /// How many changes to list, newest first (default 20, at most 1000).
+    /// Default 20, at most 1000.
     #[serde(default)]
     pub limit: Option<usize>,
 }
@@ -93,8 +93,6 @@ pub struct DamagedRecord {
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct EditHistoryOutput {
-    /// Always "success".
-    pub status: &'static str,
     /// The changes, newest first.
     pub changes: Vec<ChangeInfo>,
     /// How many recorded changes match (more than listed when truncated).
@@ -119,9 +117,7 @@ impl Tool for EditHistory {
     const EFFECTS: Effects = Effects::READ_ONLY;
 
     fn description() -> &'static str {
-        "Lists the changes this server recorded, newest first: every edit, creation, move, removal and batch, with its changeId, time, tool, the affected lines and the file's hash before and after. Pass filePath for one file's changes (including those made before it was moved or renamed), limit for more than 20.\n\
-\n\
-canUndo says whether UndoEdit would take a change back now (the file is still as the change left it). To take a change back, call UndoEdit with its changeId. The history is kept in each root's .history folder, bounded in size and count (the oldest changes are forgotten first)."
+        "Lists recorded changes, newest first: changeId, time, tool, lines, hashes before and after, and canUndo. Take one back with UndoEdit. Example: {\"filePath\": \"notes/a.md\", \"limit\": 5}"
     }
 
     fn run(ctx: &ToolContext, params: EditHistoryParams) -> Result<EditHistoryOutput, ToolError> {
@@ -184,7 +180,6 @@ canUndo says whether UndoEdit would take a change back now (the file is still as
             .map(|f| describe(ctx, &found, f, &mut hashes))
             .collect();
         Ok(EditHistoryOutput {
-            status: "success",
             changes,
             total,
             truncated: total > limit,

@@ -16,12 +16,15 @@ pub const PREVIEW_LINES: usize = 12;
 /// Characters shown in a preview.
 pub const PREVIEW_CHARS: usize = 800;
 
-/// The text before and after an edit, shortened.
+/// The text before and after an edit, shortened; an empty side (nothing
+/// removed, nothing added) is left out.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Preview {
     /// What was there.
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub before: String,
     /// What is there now.
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub after: String,
 }
 

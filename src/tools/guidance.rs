@@ -39,6 +39,21 @@ pub fn guidance(tools: &[&str], read_only: bool) -> String {
         }
         out.push('\n');
     }
+    // Said here once, so the tools' schemas need not describe these fields.
+    let camel_writers = [
+        "TextPatch",
+        "TextReplace",
+        "Move",
+        "RemoveFile",
+        "UndoEdit",
+        "Batch",
+        "Properties",
+        "Tags",
+        "ApplyPatch",
+    ];
+    if !read_only && camel_writers.iter().any(|t| on(t)) {
+        out.push_str("Every tool that changes files takes dryRun: true to report the change (an edit's diff) without making it; every edit takes expectedHash, the fileHash of an earlier reply, and is refused if the file changed since.\n");
+    }
 
     let mut reading = Vec::new();
     if on("TextInspect") {
@@ -48,7 +63,7 @@ pub fn guidance(tools: &[&str], read_only: bool) -> String {
         reading.push("- TextRead reads a heading's section, a code block, an anchor or a line range (at most 200 lines at a time).");
     }
     if on("TextSearch") {
-        reading.push("- TextSearch finds text or a regex across many files.");
+        reading.push("- TextSearch finds text or a regex across many files; its property filter matches strings ignoring case, 3 and \"3\" alike, and a list when it holds the value.");
     }
     if on("CheckLinks") {
         reading.push(if on("TextInspect") {
@@ -147,10 +162,11 @@ pub fn guidance(tools: &[&str], read_only: bool) -> String {
     if on("TextPatch") {
         editing.push("**For structural changes (add new sections, delete blocks, insert under headings):**\n→ Use TextPatch with heading-based targeting.".into());
         editing.push("**For appending content to an existing section:**\n→ Use TextPatch with the appendToSection target (inserts at the end of the section, after its subsections).".into());
-        editing.push("**For content from a template (daily notes, log entries):**\n→ Use TextPatch insert with template (a file in the root's templates/ folder, or the template text) and variables; {{date}}, {{time}} and {{title}} are filled in.".into());
+        editing.push("**For content from a template (daily notes, log entries):**\n→ Use TextPatch insert with template (a file in the root's templates/ folder, or the template text) and variables: {{date}} (YYYY-MM-DD), {{time}} (HH:mm), {{date:FORMAT}} and {{time:FORMAT}} (moment.js tokens), {{title}} (the file's name) and {{name}} for each variable are filled in; an unknown placeholder is refused.".into());
+        editing.push("**For indentation:**\n→ TextPatch's preserveIndent (on by default, lines and codeBlock targets) re-bases replaced content onto the replaced lines' indentation and gives unindented inserted content the target line's; content with its own indentation is inserted as given.".into());
     }
     if on("edit_code") {
-        editing.push("**For changes to source code:**\n→ Use edit_code with search_context copied from the file. It tolerates small differences in whitespace and indentation, refuses ambiguous matches, and refuses edits that break the file's syntax.".into());
+        editing.push("**For changes to source code:**\n→ Use edit_code with search_context copied from the file. It tolerates trailing or leading whitespace, tabs vs spaces, shifted blocks, CRLF vs LF, look-alike quotes and dashes, a missing or extra blank line and one or two typos, and a line holding only `...` (or `// ...`, `# ...`) elides an unchanged middle. It refuses ambiguous matches, and edits that break the syntax of Rust, Python, Go, JavaScript, TypeScript, JSON, YAML, TOML, C, C++, Java, Bash, HTML or CSS. expected_hash and dry_run work as expectedHash and dryRun below.".into());
     }
     if on("TextPatch") {
         editing.push(format!(

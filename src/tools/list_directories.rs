@@ -21,7 +21,7 @@ pub struct ListDirectories;
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct ListDirectoriesParams {
-    /// Folder to list the folders under (absolute, or relative to the first root). Leave it out to list every root folder.
+    /// Default: every root.
     #[serde(default)]
     pub path: Option<String>,
 }
@@ -70,14 +70,7 @@ impl Tool for ListDirectories {
     const EFFECTS: Effects = Effects::READ_ONLY;
 
     fn description() -> &'static str {
-        "Lists all directories as a tree of absolute paths. Returns only directories, not files.\n\
-Call once per conversation and reuse the result—directory structure rarely changes.\n\
-\n\
-Without path, lists every root folder and the folders in them; with path (absolute, or relative to the first root), the folders under that one. Hidden folders (names starting with '.', such as .git and the .trash folder of RemoveFile) and folders ignored by a .gitignore are left out; pass one of them as path to look inside it. Symbolic links to folders are not followed.\n\
-\n\
-At most 1000 folders, the shallowest first: when truncated is true, call again with a deeper folder as path.\n\
-\n\
-To list the files in a folder, use ListFiles."
+        "The folder tree under every root, or under path, as absolute paths: hidden and .gitignored folders left out, at most 1000, shallowest first. For files use ListFiles. Example: {\"path\": \"notes\"}"
     }
 
     fn run(

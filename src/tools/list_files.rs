@@ -24,12 +24,12 @@ pub struct ListFiles;
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct ListFilesParams {
-    /// The folder whose files to list: absolute (as ListDirectories returns it) or relative to the first root.
+    /// A folder, e.g. as ListDirectories gives it.
     pub path: String,
-    /// Also list the files in its subfolders, skipping hidden folders and folders ignored by a .gitignore. Default false: only the folder's own files.
+    /// Also the subfolders' files (not hidden or .gitignored ones).
     #[serde(default)]
     pub recursive: bool,
-    /// Skip this many files: pass nextOffset from a truncated listing to get the next page. Default 0.
+    /// nextOffset of the previous page.
     #[serde(default)]
     pub offset: usize,
 }
@@ -79,14 +79,7 @@ impl Tool for ListFiles {
     const EFFECTS: Effects = Effects::READ_ONLY;
 
     fn description() -> &'static str {
-        "Lists all files in the specified directory. Returns only files, not directories.\n\
-The path must be absolute and derived from the ListDirectories tool (a path relative to the first root works too).\n\
-\n\
-Each file comes with its absolute path, size in bytes, modification time (UTC) and editable: true when the text tools (TextInspect, TextRead, TextPatch, TextReplace) will open it, false for other endings such as images. Hidden files are listed; this server's own temp files are not.\n\
-\n\
-Only the folder's own files, unless recursive: true, which adds the files in its subfolders (skipping hidden folders, the .trash folder and folders ignored by a .gitignore). At most 1000 files per call, sorted by path: when truncated is true, call again with offset set to nextOffset.\n\
-\n\
-To see the folder tree, use ListDirectories; to look inside a file, TextInspect."
+        "The files of a folder with size, modification time (UTC) and editable (whether the text tools open it); 1000 per page. For the folder tree use ListDirectories. Example: {\"path\": \"notes\", \"recursive\": true}"
     }
 
     fn run(ctx: &ToolContext, params: ListFilesParams) -> Result<ListFilesOutput, ToolError> {

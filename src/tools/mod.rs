@@ -29,6 +29,7 @@ pub mod properties;
 pub mod registry;
 pub mod remove_file;
 pub mod replace_across;
+pub mod replacement;
 pub mod schema;
 pub mod scope;
 pub mod symbol_target;

@@ -25,14 +25,15 @@ pub struct Move;
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct MoveParams {
-    /// The file or folder to move (absolute, or relative to the first root).
+    /// A file or folder.
     pub source_path: String,
-    /// Its new path, which must not exist yet (absolute, or relative to the first root). This is the new name of the file or folder itself, not a folder to put it in.
+    /// Its new path (not a folder to put it in), which must not exist.
     pub destination_path: String,
-    /// Rewrite the links that point at the moved file or folder (relative links and wikilinks in every Markdown file of the root), and the moved file's own relative links, so they keep reaching their files. Default: true for a Markdown file or a folder, false for other files.
+    /// Rewrite links to it and its own relative links (default: for Markdown files and folders).
     #[serde(default)]
     pub update_links: Option<bool>,
     /// If true, check the move and report it (with every link it would rewrite) without changing anything.
+    #[schemars(description = "")] // said once, in the server's instructions
     #[serde(default)]
     pub dry_run: bool,
 }
@@ -60,12 +61,6 @@ impl From<EntryKind> for Kind {
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct MoveOutput {
-    /// Always "success".
-    pub status: &'static str,
-    /// Where it was (absolute).
-    pub source_path: String,
-    /// Where it is now (absolute).
-    pub destination_path: String,
     /// Whether a file or a folder was moved.
     pub kind: Kind,
     /// Folders created for the destination (in a dry run: that would be created).
@@ -89,9 +84,6 @@ impl MoveOutput {
     /// The response for a planned move, done or (in a dry run) not.
     pub fn of(plan: &Relocation, dry_run: bool, history: &History) -> MoveOutput {
         MoveOutput {
-            status: "success",
-            source_path: plan.source.display(),
-            destination_path: plan.destination.display(),
             kind: plan.kind.into(),
             created_folders: plan
                 .new_folders
@@ -116,15 +108,7 @@ impl Tool for Move {
     const EFFECTS: Effects = Effects::EDITS;
 
     fn description() -> &'static str {
-        "Moves and/or renames a file or directory. Both arguments must be absolute paths (or paths relative to the first root), inside the allowed folders.\n\
-Equivalent to 'mv -T {sourcePath} {destinationPath}' bash command: destinationPath is the new path of the file or folder itself, not a folder to put it in.\n\
-The destination path must not exist. Parent directories are created automatically.\n\
-\n\
-Links are kept intact: for a Markdown file or a folder (or with updateLinks: true), every relative link and wikilink in the root's Markdown files that pointed at the moved path is rewritten to reach it at its new place, and the moved file's own relative links to reach what they reached before, keeping each link's style ([[garden]] stays short while the name is unique); the move and the rewrites are one change, made whole or not at all. linksUpdated lists every file, line and target changed; dryRun: true lists them without changing anything. updateLinks: false moves only.\n\
-\n\
-Nothing is ever overwritten. Moving between two roots works when they are on the same file system. A root folder cannot be moved, nor a folder into itself; symbolic links are refused. Waits for an edit of the file in progress to finish. dryRun: true checks the move and reports it without changing anything.\n\
-\n\
-Also puts back a file removed with RemoveFile: its response gives the exact Move call. To delete a file, use RemoveFile; to change a file's content, TextReplace or TextPatch."
+        "Moves or renames a file or folder like mv -T, never overwriting. Links to a moved Markdown note or folder, and its own relative links, are rewritten in the same change (linksUpdated lists them). Also restores what RemoveFile removed. To delete use RemoveFile. Example: {\"sourcePath\": \"a.md\", \"destinationPath\": \"archive/a.md\"}"
     }
 
     fn run(ctx: &ToolContext, params: MoveParams) -> Result<MoveOutput, ToolError> {

@@ -26,17 +26,20 @@ pub struct Properties;
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct PropertiesParams {
     /// The note (absolute or relative to the first root).
+    #[schemars(description = "")] // said once, in the server's instructions
     pub file_path: String,
-    /// Keys to set, with JSON values (string, number, boolean, list, object, or null for an empty value); a new key goes last.
+    /// JSON values (null: an empty value); a new key goes last.
     #[serde(default)]
     pub set: Option<Map<String, Value>>,
     /// Keys to remove.
     #[serde(default)]
     pub delete: Option<Vec<String>>,
     /// fileHash from an earlier response; the edit is refused if the file changed since.
+    #[schemars(description = "")] // said once, in the server's instructions
     #[serde(default)]
     pub expected_hash: Option<String>,
     /// If true, return the diff without writing.
+    #[schemars(description = "")] // said once, in the server's instructions
     #[serde(default)]
     pub dry_run: bool,
 }
@@ -74,7 +77,7 @@ impl Tool for Properties {
     const EFFECTS: Effects = Effects::READS_OR_EDITS;
 
     fn description() -> &'static str {
-        "Gets, sets or deletes a note's frontmatter properties (YAML or TOML); only the changed keys' lines change. Without set/delete it returns every value. For tags use Tags. Example: {\"filePath\": \"projects/garden.md\", \"set\": {\"status\": \"done\"}}"
+        "Gets, sets or deletes a note's frontmatter properties (YAML or TOML), changing only those keys' lines; without set or delete returns them all. For tags use Tags. Example: {\"filePath\": \"garden.md\", \"set\": {\"status\": \"done\"}}"
     }
 
     fn writes(params: &PropertiesParams) -> bool {

@@ -23,11 +23,13 @@ pub struct RemoveFile;
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct RemoveFileParams {
     /// The file to remove: absolute (as ListFiles returns it) or relative to the first root.
+    #[schemars(description = "")] // said once, in the server's instructions
     pub file_path: String,
-    /// Allow filePath to be a folder: the whole folder, with everything in it, goes to the trash. Default false.
+    /// Allow a folder, removed whole.
     #[serde(default)]
     pub recursive: bool,
     /// If true, report where the file would go without moving it.
+    #[schemars(description = "")] // said once, in the server's instructions
     #[serde(default)]
     pub dry_run: bool,
 }
@@ -55,15 +57,10 @@ pub struct RestoreCall {
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct RemoveFileOutput {
-    /// Always "success".
-    pub status: &'static str,
-    /// The path removed (absolute).
-    pub file_path: String,
     /// Whether a file or a folder was removed.
     pub kind: Kind,
-    /// Where it is now, in the trash (in a dry run: where it would go).
-    pub trash_path: String,
-    /// The call that puts it back.
+    /// The call that puts it back: its sourcePath is where the file is now,
+    /// in the trash (in a dry run: where it would go).
     pub restore: RestoreCall,
     /// Present and true when nothing was moved.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -86,14 +83,7 @@ impl Tool for RemoveFile {
     const EFFECTS: Effects = Effects::EDITS;
 
     fn description() -> &'static str {
-        "Removes a file by moving it to a trash folder.\n\
-The path must be absolute and derived from the ListFiles tool response (a path relative to the first root works too).\n\
-\n\
-The trash is the folder .trash inside the file's root: the file goes to .trash/<UTC time>/<its path in the root>, e.g. .trash/2026-11-22T04-05-06Z/notes/a.md, keeping its bytes and permissions. The response gives trashPath and the exact Move call (restore) that puts it back.\n\
-\n\
-A folder is removed only with recursive: true, and then goes to the trash whole. A root folder, the .trash folder and anything in it cannot be removed; symbolic links are refused. Waits for an edit of the file in progress to finish. dryRun: true reports where the file would go without moving it.\n\
-\n\
-To rename or move a file instead, use Move."
+        "Moves a file (a folder with recursive) to .trash/<UTC time>/<path> in its root; the reply gives the Move call that restores it. Nothing is deleted for good. To rename use Move. Example: {\"filePath\": \"notes/old.md\"}"
     }
 
     fn run(ctx: &ToolContext, params: RemoveFileParams) -> Result<RemoveFileOutput, ToolError> {
@@ -108,17 +98,14 @@ To rename or move a file instead, use Move."
         let file_path = plan.source.display();
         let trash_path = plan.destination.display();
         Ok(RemoveFileOutput {
-            status: "success",
             kind: plan.kind.into(),
             restore: RestoreCall {
                 tool: "Move",
                 arguments: RestoreArguments {
-                    source_path: trash_path.clone(),
-                    destination_path: file_path.clone(),
+                    source_path: trash_path,
+                    destination_path: file_path,
                 },
             },
-            file_path,
-            trash_path,
             dry_run: params.dry_run.then_some(true),
             change_id: history.change_id().map(str::to_string),
             note: history.note(),

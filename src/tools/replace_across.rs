@@ -15,9 +15,8 @@ use serde_json::json;
 
 use super::context::ToolContext;
 use super::error::ToolError;
-use super::text_replace::{
-    ReplacePlan, ReplaceReply, TextReplaceOutput, TextReplaceParams, check_texts, plan_replace,
-    replace_reply,
+use super::replacement::{
+    ReplacePlan, ReplaceReply, TextReplaceParams, check_texts, plan_replace, replace_reply,
 };
 use crate::text::literal::find_all;
 use crate::workspace::batch::Edited;
@@ -52,7 +51,7 @@ pub fn replace_across(
     ctx: &ToolContext,
     params: &TextReplaceParams,
     pattern: &str,
-) -> Result<TextReplaceOutput, ToolError> {
+) -> Result<AcrossReply, ToolError> {
     check_texts(params)?;
     if !ctx.settings.enabled_tools.contains(&"Batch") {
         return Err(ToolError::new(
@@ -180,7 +179,8 @@ pub fn replace_across(
         let (Some(after), Some(plan)) = (after, plan) else {
             continue;
         };
-        files.push(replace_reply(
+        let reply_path = before.path.display();
+        let mut reply = replace_reply(
             ctx,
             &Edited {
                 path: before.path,
@@ -190,18 +190,16 @@ pub fn replace_across(
                 written: done.written,
                 history: done.history.clone(),
             },
-        ));
+        );
+        reply.file_path = Some(reply_path);
+        files.push(reply);
     }
-    Ok(TextReplaceOutput {
-        status: "success",
-        file: None,
-        across: Some(AcrossReply {
-            file_pattern: pattern.to_string(),
-            files_changed: files.len(),
-            total_replaced: files.iter().map(|f| f.occurrences_replaced).sum(),
-            files,
-            unreadable,
-        }),
+    Ok(AcrossReply {
+        file_pattern: pattern.to_string(),
+        files_changed: files.len(),
+        total_replaced: files.iter().map(|f| f.occurrences_replaced).sum(),
+        files,
+        unreadable,
     })
 }
 

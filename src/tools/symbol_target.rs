@@ -5,7 +5,7 @@
 use serde_json::json;
 
 use super::error::ToolError;
-use super::text_read::target_error;
+use super::target::target_error;
 use crate::text::document::Document;
 use crate::text::edit::LineSpan;
 use crate::text::format::{Format, format_of};

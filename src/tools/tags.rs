@@ -44,25 +44,27 @@ pub struct Tags;
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct TagsParams {
-    /// One note: list, add or remove its tags (or rename only there). Without it: every note.
+    /// One note (default: every note).
     #[serde(default)]
     pub file_path: Option<String>,
-    /// Tags to add to the note's frontmatter tags.
+    /// To the frontmatter tags.
     #[serde(default)]
     pub add: Option<Vec<String>>,
-    /// Tags to remove from the note's frontmatter tags (with inline: true, also its #tags).
+    /// From the frontmatter tags (with inline, also #tags).
     #[serde(default)]
     pub remove: Option<Vec<String>>,
-    /// Rename a tag and its children in frontmatter and text, as one change.
+    /// A tag and its children, in every note, as one change.
     #[serde(default)]
     pub rename: Option<TagRename>,
-    /// remove: also delete the #tags in the note's text.
+    /// remove: also the #tags in the text.
     #[serde(default)]
     pub inline: bool,
     /// add/remove: fileHash from an earlier response; refused if the note changed since.
+    #[schemars(description = "")] // said once, in the server's instructions
     #[serde(default)]
     pub expected_hash: Option<String>,
     /// If true, return the diffs without writing.
+    #[schemars(description = "")] // said once, in the server's instructions
     #[serde(default)]
     pub dry_run: bool,
 }
@@ -71,9 +73,9 @@ pub struct TagsParams {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TagRename {
-    /// The tag to rename (children follow).
+    /// Children follow.
     pub from: String,
-    /// Its new name.
+    /// The new name.
     pub to: String,
 }
 

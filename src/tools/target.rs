@@ -21,8 +21,9 @@ use serde_json::{Map, Value};
 use super::args::kind_of;
 use super::error::ToolError;
 use crate::text::excerpt::brief;
-use crate::text::targets::SymbolPart;
+use crate::text::markdown::HeadingLookupError;
 pub use crate::text::targets::Target;
+use crate::text::targets::{SymbolPart, TargetError};
 
 /// Which tool the target is for; each accepts a different set.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,19 +86,21 @@ fn code_block_schema() -> Value {
     })
 }
 
+/// One object holding exactly one of `options`' keys: a single schema rather
+/// than one `oneOf` branch per key, which would repeat the object's shape for
+/// every target.
 fn one_of(options: &[(&str, Value)]) -> schemars::Schema {
-    let variants: Vec<Value> = options
+    let properties: Map<String, Value> = options
         .iter()
-        .map(|(key, schema)| {
-            serde_json::json!({
-                "type": "object",
-                "properties": { *key: schema },
-                "required": [key],
-                "additionalProperties": false
-            })
-        })
+        .map(|(key, schema)| (key.to_string(), schema.clone()))
         .collect();
-    schemars::json_schema!({ "oneOf": variants })
+    schemars::json_schema!({
+        "type": "object",
+        "properties": properties,
+        "minProperties": 1,
+        "maxProperties": 1,
+        "additionalProperties": false
+    })
 }
 
 /// The `target` of TextRead, with its schema.
@@ -387,6 +390,20 @@ fn parse_index(value: &Value) -> Result<usize, String> {
             kind_of(other)
         )),
     }
+}
+
+/// A target error as a tool error, naming the file.
+pub fn target_error(error: TargetError, path: &str) -> ToolError {
+    let message = match &error {
+        TargetError::Heading(HeadingLookupError::Ambiguous { .. }) => {
+            format!("Ambiguous target in {path}: {error}")
+        }
+        TargetError::Heading(_) | TargetError::AnchorNotFound { .. } | TargetError::Section(_) => {
+            format!("Target not found in {path}: {error}")
+        }
+        _ => format!("Invalid target for {path}: {error}"),
+    };
+    ToolError::new(message).suggest_all(error.suggestions())
 }
 
 #[cfg(test)]

@@ -16,9 +16,9 @@ use super::error::ToolError;
 use super::planned_edit::{FileArgs, PlannedEdit, run_planned};
 use super::symbol_target;
 use super::syntax_gate;
+use super::target::target_error;
 use super::target::{PatchTarget, TargetUse, parse_target};
 use super::templates::fill_template;
-use super::text_read::target_error;
 use super::tool::{Effects, Tool, Toolset};
 use crate::text::document::Document;
 use crate::text::edit::{EditError, EditPlan, LineEdit, LineSpan, plan};
@@ -55,27 +55,30 @@ pub enum PatchOperation {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct TextPatchParams {
     /// Path to the text file (absolute or relative to the first root).
+    #[schemars(description = "")] // said once, in the server's instructions
     pub file_path: String,
-    /// Operation: 'replace', 'insert', 'delete', or 'blockId' (gives the paragraph or list item at a lines target's start an id to link to, ^id at its end, and returns it; content may name the id).
+    /// blockId: give the paragraph or list item at lines.start a ^id (content may name it) and return it.
     pub operation: OperationArg,
-    /// Target specification as JSON. Use ONE of: lines {start,end}, heading, beforeHeading, appendToSection, codeBlock {index}, block "^id", symbol, symbolBody, beforeSymbol ("Class.method").
+    /// ONE key. insert goes before lines.start; after a heading line, ^block or symbol; at the end of a codeBlock or symbolBody.
     pub target: PatchTarget,
-    /// New content for replace and insert (whole lines; a trailing newline is optional).
+    /// Whole lines, for replace and insert.
     #[serde(default)]
     pub content: Option<TextArg>,
-    /// insert only, instead of content: a template. Either the name of a file in the root's templates folder (templates/ unless the server says otherwise; .md optional), or the template's text itself (it then holds a line break or a {{placeholder}}). Placeholders: {{date}} (YYYY-MM-DD), {{time}} (HH:mm), {{date:FORMAT}} and {{time:FORMAT}} with moment.js tokens (YYYY, MM, DD, ddd, dddd, MMM, MMMM, HH, mm, ss, Do, [text]), {{title}} (this file's name without extension), and {{name}} for each entry of variables. The server's local time is used.
+    /// insert, instead of content: a template's name or text; {{date}}, {{time}}, {{title}} and {{name}} of variables are filled.
     #[serde(default)]
     pub template: Option<String>,
-    /// Values for the template's own placeholders, e.g. {"project": "Garden"}; a name like date or title replaces the built-in value.
+    /// e.g. {"project": "Garden"}.
     #[serde(default)]
     pub variables: Option<BTreeMap<String, String>>,
-    /// Re-base the content's indentation onto the target's (lines and codeBlock targets). Default true.
+    /// Re-base content's indentation onto the target's (lines, codeBlock).
     #[serde(default = "default_true")]
     pub preserve_indent: bool,
     /// fileHash from an earlier response; the edit is refused if the file changed since.
+    #[schemars(description = "")] // said once, in the server's instructions
     #[serde(default)]
     pub expected_hash: Option<String>,
     /// If true, return the diff and the response without writing anything.
+    #[schemars(description = "")] // said once, in the server's instructions
     #[serde(default)]
     pub dry_run: bool,
 }
@@ -142,18 +145,8 @@ fn parse_operation(value: &Value) -> Result<Operation, ToolError> {
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TextPatchOutput {
-    /// Always "success".
-    pub status: &'static str,
-    /// The operation done.
-    pub operation: &'static str,
-    /// The edited file.
-    pub file_path: String,
-    /// The target, as sent.
-    pub target: Value,
     /// For insert and replace, where the new lines are now; for delete, the removed lines (numbered as before the edit).
     pub affected_lines: LineSpan,
-    /// Lines of the original file that were replaced or removed.
-    pub lines_changed: usize,
     /// Lines added minus lines removed.
     pub lines_delta: isize,
     /// The lines before and after the edit, shortened.
@@ -184,42 +177,7 @@ impl Tool for TextPatch {
     const EFFECTS: Effects = Effects::EDITS;
 
     fn description() -> &'static str {
-        "Modifies a text or markdown file by structural position (heading, line range, code block).\n\
-\n\
-Operations:\n\
-- 'replace': Replace targeted lines with new content\n\
-- 'insert': Insert new content at target location\n\
-- 'delete': Remove targeted content\n\
-- 'blockId': Give the paragraph or list item at lines.start a ^block-id (content may name it) and return it as blockId\n\
-\n\
-Targeting (use ONE):\n\
-- lines: { \"start\": N, \"end\": M } - Target specific line range (insert goes before start)\n\
-- heading: \"## Title\" - Target a markdown heading line (insert goes right after it)\n\
-- beforeHeading: \"## Title\" - Position before a heading (for insert)\n\
-- appendToSection: \"## Title\" - Append to the end of a markdown section, after its subsections (for insert)\n\
-- codeBlock: { \"index\": N } - Target the Nth code block's content, fences kept (insert appends to it)\n\
-- block: \"^block-id\" - The paragraph or list item ending with ^block-id (insert goes after it; replace keeps the id)\n\
-- symbol: \"Calc.add\" - A definition in source code, doc comment and attributes included (insert goes after it); symbolBody: its body (insert appends inside it); beforeSymbol: insert before it. \"fn add\", \"class Calc\" pick a kind; new text is re-indented to its place, and an edit that breaks the syntax is refused\n\
-\n\
-IMPORTANT:\n\
-1. Always use TextInspect first to find exact line numbers and headings\n\
-2. Prefer heading targeting for markdown—survives other edits\n\
-3. Line numbers shift after insert/delete—re-inspect if making multiple edits\n\
-4. For text find-and-replace by content match, use TextReplace instead\n\
-\n\
-Content is whole lines; it gets the file's line endings. preserveIndent (default true), for lines and codeBlock targets: replace re-bases the content's indentation onto the replaced lines'; insert gives unindented content the indentation of the target line (the line it goes before, or the nearest non-blank line above when that one is blank or past the end), while content that carries its own indentation is inserted as given, since that indentation may be deliberate (a nested list item). Heading targets find a heading by its text: '### Other' finds '## Other' when it is the only 'Other', with a note. Deleting over 50 lines, or whole sections with their subsections, succeeds with a warning saying how much went.\n\
-\n\
-Templates (insert only): pass template (a file in the root's templates/ folder, or the template text) and variables instead of content; {{date}}, {{time}}, {{date:YYYY-MM-DD}}, {{title}} and {{name}} placeholders are filled, and an unknown placeholder is refused with the list of known ones.\n\
-\n\
-Pass expectedHash (fileHash from the last response) to refuse the edit if the file changed; dryRun: true shows the diff without writing.\n\
-\n\
-Examples:\n\
-- Replace heading: operation=\"replace\", target={ \"heading\": \"## Old\" }, content=\"## New\"\n\
-- Insert before heading: operation=\"insert\", target={ \"beforeHeading\": \"## Setup\" }, content=\"## New Section\\n\"\n\
-- Append to section: operation=\"insert\", target={ \"appendToSection\": \"## Setup\" }, content=\"New content\\n\"\n\
-- Delete lines 50-55: operation=\"delete\", target={ \"lines\": { \"start\": 50, \"end\": 55 } }\n\
-- Replace code block: operation=\"replace\", target={ \"codeBlock\": { \"index\": 0 } }, content=\"new code...\"\n\
-- Insert from a template: operation=\"insert\", target={ \"appendToSection\": \"## Log\" }, template=\"log-entry\", variables={ \"mood\": \"good\" }"
+        "Edits by structure: replace, insert or delete at lines, a heading, before a heading, the end of a section (appendToSection), a code block, a ^block, or a definition in source code (re-indented, syntax-checked). blockId gives the paragraph at lines.start a ^id. insert takes a template too. For text found by content use TextReplace. Example: {\"filePath\": \"a.md\", \"operation\": \"insert\", \"target\": {\"appendToSection\": \"## Log\"}, \"content\": \"- done\"}"
     }
 
     fn run(ctx: &ToolContext, params: TextPatchParams) -> Result<TextPatchOutput, ToolError> {
@@ -229,7 +187,6 @@ Examples:\n\
 
 /// What planning a TextPatch hands on to its reply.
 pub struct PatchPlan {
-    operation: Operation,
     plan: EditPlan,
     target_note: Option<String>,
     template_note: Option<String>,
@@ -320,7 +277,6 @@ impl PlannedEdit for TextPatch {
             return Ok((
                 planned.after,
                 PatchPlan {
-                    operation: Operation::Insert,
                     plan: planned.plan,
                     target_note: planned.note,
                     template_note: None,
@@ -384,7 +340,6 @@ impl PlannedEdit for TextPatch {
         let edit = match (resolved.site, operation) {
             (EditSite::Nothing(at), _) => {
                 let plan = PatchPlan {
-                    operation,
                     plan: nothing_plan(doc, at),
                     target_note: resolved.note,
                     template_note,
@@ -419,7 +374,6 @@ impl PlannedEdit for TextPatch {
         Ok((
             after,
             PatchPlan {
-                operation,
                 plan,
                 target_note: join_notes([resolved.note, kept_id]),
                 template_note,
@@ -431,11 +385,10 @@ impl PlannedEdit for TextPatch {
 
     fn reply(
         ctx: &ToolContext,
-        params: &TextPatchParams,
+        _params: &TextPatchParams,
         edited: Edited<PatchPlan>,
     ) -> Result<TextPatchOutput, ToolError> {
         let PatchPlan {
-            operation,
             plan,
             target_note,
             template_note,
@@ -450,16 +403,7 @@ impl PlannedEdit for TextPatch {
             History::NotKept => UndoState::NoHistory,
         };
         Ok(TextPatchOutput {
-            status: "success",
-            operation: if block_id.is_some() {
-                "blockId"
-            } else {
-                operation.name()
-            },
-            file_path: edited.path.display(),
-            target: params.target.0.0.clone(),
             affected_lines: plan.affected,
-            lines_changed: plan.lines_changed,
             lines_delta: plan.lines_delta,
             preview: Preview::new(&plan.removed, &plan.inserted),
             context: context(&edited.after, plan.new_span),
@@ -526,7 +470,6 @@ fn symbol_plan(
     Ok((
         after,
         PatchPlan {
-            operation,
             plan,
             target_note: join_notes([Some(found), gate.and_then(|g| g.note)]),
             template_note,

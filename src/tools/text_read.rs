@@ -3,17 +3,16 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use super::context::ToolContext;
 use super::error::ToolError;
 use super::symbol_target;
-use super::target::{ReadTarget, TargetUse, parse_target};
+use super::target::{ReadTarget, TargetUse, parse_target, target_error};
 use super::tool::{Effects, Tool, Toolset};
 use crate::text::excerpt::cut;
 use crate::text::format::{Format, format_of};
-use crate::text::markdown::{self, HeadingLookupError};
-use crate::text::targets::{ReadRange, Target, TargetError, resolve_read};
+use crate::text::markdown;
+use crate::text::targets::{ReadRange, Target, resolve_read};
 
 /// Most lines one read returns.
 pub const MAX_READ_LINES: usize = 200;
@@ -28,8 +27,9 @@ pub struct TextRead;
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct TextReadParams {
     /// Path to the text file (absolute or relative to the first root).
+    #[schemars(description = "")] // said once, in the server's instructions
     pub file_path: String,
-    /// What to read. Use ONE of: lines {start, end}, heading "## Title" (the section, children included), codeBlock {index} (0-based), anchor "anchor-id", section "[name]" (INI files), block "^block-id", symbol "Class.method" (a definition with its doc comment; "fn name", "class Name" to pick a kind), symbolBody "Class.method".
+    /// ONE key, e.g. {"heading": "## Title"}, {"lines": {"start": 5, "end": 9}}, {"symbol": "Calc.add"}.
     pub target: ReadTarget,
 }
 
@@ -47,18 +47,12 @@ pub struct Range {
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TextReadOutput {
-    /// The file read.
-    pub file_path: String,
-    /// The target, as sent.
-    pub target: Value,
     /// The lines the target covers.
     pub range: Range,
     /// The text of those lines (or of the first ones, when truncated), joined with \n.
     pub content: String,
     /// Whether content stops before the end of the range.
     pub truncated: bool,
-    /// Number of lines in the range.
-    pub total_lines: usize,
     /// When truncated, the lines content holds.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub returned: Option<Range>,
@@ -85,23 +79,7 @@ impl Tool for TextRead {
     const EFFECTS: Effects = Effects::READ_ONLY;
 
     fn description() -> &'static str {
-        "Reads a specific part of a text file. Use after TextInspect to read targeted content.\n\
-\n\
-Targeting methods (use ONE):\n\
-- lines: { \"start\": N, \"end\": M } - Read a line range (end may be left out)\n\
-- heading: \"## Section Name\" - Read a markdown section, child headings included\n\
-- codeBlock: { \"index\": N } - Read the content of the Nth fenced code block (0-based)\n\
-- anchor: \"anchor-id\" - Read from an anchor (heading slug, {#id} or <a id>) to the next heading\n\
-- section: \"[name]\" - Read an INI-style section of a config file\n\
-- block: \"^block-id\" - Read the paragraph or list item ending with ^block-id ([[note#^block-id]])\n\
-- symbol: \"Calc.add\" - Read a definition in source code, doc comment and attributes included (\"fn add\", \"class Calc\" pick a kind); symbolBody: only its body\n\
-\n\
-At most 200 lines are returned; a longer range comes back with truncated: true and how to read the rest. To search within a file, use TextInspect with mode 'search'. The response's fileHash can be passed as expectedHash to an edit.\n\
-\n\
-Examples:\n\
-- Read lines 50-75: target={ \"lines\": { \"start\": 50, \"end\": 75 } }\n\
-- Read the Installation section: target={ \"heading\": \"## Installation\" }\n\
-- Read the third code block: target={ \"codeBlock\": { \"index\": 2 } }"
+        "Reads one part of a file, at most 200 lines (then truncated: true): lines, a heading with its subsections, a code block, an anchor, an INI section, a ^block, or a definition in source code. Find targets with TextInspect. Example: {\"filePath\": \"a.md\", \"target\": {\"heading\": \"## Setup\"}}"
     }
 
     fn run(ctx: &ToolContext, params: TextReadParams) -> Result<TextReadOutput, ToolError> {
@@ -133,7 +111,6 @@ Examples:\n\
                 .map_err(|e| target_error(e, &file.path.display()))?,
         };
         let span = resolved.span;
-        let total = span.len();
 
         let mut content = String::new();
         let mut shown_end = span.start.saturating_sub(1);
@@ -177,15 +154,12 @@ Examples:\n\
             }
         });
         Ok(TextReadOutput {
-            file_path: file.path.display(),
-            target: raw_target,
             range: Range {
                 start_line: span.start,
                 end_line: span.end,
             },
             content,
             truncated,
-            total_lines: total,
             returned: truncated.then_some(Range {
                 start_line: span.start,
                 end_line: shown_end,
@@ -196,18 +170,4 @@ Examples:\n\
             note: resolved.note,
         })
     }
-}
-
-/// A target error as a tool error, naming the file.
-pub fn target_error(error: TargetError, path: &str) -> ToolError {
-    let message = match &error {
-        TargetError::Heading(HeadingLookupError::Ambiguous { .. }) => {
-            format!("Ambiguous target in {path}: {error}")
-        }
-        TargetError::Heading(_) | TargetError::AnchorNotFound { .. } | TargetError::Section(_) => {
-            format!("Target not found in {path}: {error}")
-        }
-        _ => format!("Invalid target for {path}: {error}"),
-    };
-    ToolError::new(message).suggest_all(error.suggestions())
 }

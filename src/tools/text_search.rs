@@ -62,37 +62,37 @@ fn default_max_results() -> usize {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct TextSearchParams {
-    /// The text to find, or a regular expression with regex=true. Matches are found within single lines.
+    /// Literal text, or a regex with regex; a match lies within one line.
     #[serde(deserialize_with = "super::args::bounded_pattern")]
     pub query: String,
-    /// Treat query as a regular expression (Rust regex syntax) instead of literal text (default false).
+    /// Rust regex syntax.
     #[serde(default)]
     pub regex: bool,
-    /// Match letter case exactly (default false: "readme" also finds "README").
+    /// Otherwise "readme" finds "README" too.
     #[serde(default)]
     pub case_sensitive: bool,
-    /// Folder to search, with its subfolders (absolute or relative to the first root). Default: every root.
+    /// Default: every root.
     #[serde(default)]
     pub directory_path: Option<String>,
-    /// Search only this file (absolute or relative to the first root). Not with directoryPath or filePattern.
+    /// One file only.
     #[serde(default)]
     pub file_path: Option<String>,
-    /// Glob selecting files: without '/' it matches file names in any folder ("*.md", "*.{md,txt}"); with '/' it matches the path from the root ("notes/**/*.md"). Letter case is ignored.
+    /// "*.md" matches names anywhere, "notes/**/*.md" paths from the root.
     #[serde(default, deserialize_with = "super::args::bounded_pattern_opt")]
     pub file_pattern: Option<String>,
-    /// Lines of context before and after each match (default 1, at most 20).
+    /// Lines around each match (at most 20).
     #[serde(default = "default_context_lines")]
     pub context_lines: usize,
-    /// Most matches returned (default 50, at most 500); in files_only mode, most files listed. totalMatches counts every match regardless.
+    /// Matches shown, or files with files_only (at most 500).
     #[serde(default = "default_max_results")]
     pub max_results: usize,
-    /// content (default): the matches of each file. files_only: only the files and their match counts.
+    /// files_only: the files and their counts.
     #[serde(default)]
     pub output_mode: OutputMode,
-    /// Only notes with this tag or one of its children (frontmatter or #inline), e.g. "project".
+    /// Only notes with this tag or a child of it, e.g. "project".
     #[serde(default)]
     pub tag: Option<String>,
-    /// Only notes whose frontmatter has these values (strings ignore case; 3 and "3" match each other; a list matches if it holds the value; null: the key exists), e.g. {"status": "draft"}.
+    /// Only notes with these frontmatter values, e.g. {"status": "draft"} (null: the key exists).
     #[serde(default)]
     pub property: Option<serde_json::Map<String, serde_json::Value>>,
 }
@@ -101,8 +101,6 @@ pub struct TextSearchParams {
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TextSearchOutput {
-    /// The query.
-    pub query: String,
     /// The folders (or the file) searched.
     pub searched_paths: Vec<String>,
     /// Files with matches, sorted by path.
@@ -173,20 +171,7 @@ impl Tool for TextSearch {
     const EFFECTS: Effects = Effects::READ_ONLY;
 
     fn description() -> &'static str {
-        "Searches for text or a regular expression across many files: every root (the whole vault or project), one folder, or the files a glob selects. Use it to find which files mention something and where.\n\
-\n\
-Results are grouped by file, sorted by path. Each match has its line, column, the line's text, context lines and, in Markdown files, the nearest heading above it. totalMatches and filesWithMatches count everything found, even beyond maxResults; truncated says some were left out. outputMode=\"files_only\" lists only the files and their match counts.\n\
-\n\
-Literal text by default (regex=true for a regular expression); letter case is ignored unless caseSensitive=true; matches never span lines. Searched: files with an allowed ending, except hidden files and folders, files excluded by .gitignore or .ignore, and the trash; symbolic links are not followed. Binary files are skipped and counted; files that cannot be read (permission denied, not UTF-8, too large) are counted in unreadable with reasons.\n\
-\n\
-To search inside one file you already know, use TextInspect with mode 'search' instead: same matches, plus the file's hash and format. After finding a match, read around it with TextRead and edit with TextReplace or TextPatch.\n\
-\n\
-Examples:\n\
-- Everywhere: query=\"quarterly review\"\n\
-- Markdown under notes/: query=\"TODO\", filePattern=\"notes/**/*.md\"\n\
-- A regex in one folder: query=\"TODO|FIXME\", regex=true, directoryPath=\"src\"\n\
-- Which files mention it: query=\"Acme\", outputMode=\"files_only\"\n\
-- Only drafts tagged project: query=\"TODO\", tag=\"project\", property={\"status\": \"draft\"}"
+        "Finds text or a regex in every root, a folder, a glob or one file: matches by file with line, column, context and the nearest heading; totalMatches counts all. tag and property keep only notes with that tag or those frontmatter values. Skips hidden, .gitignored and binary files. In one known file use TextInspect search. Example: {\"query\": \"TODO\", \"filePattern\": \"notes/**/*.md\"}"
     }
 
     fn run(ctx: &ToolContext, params: TextSearchParams) -> Result<TextSearchOutput, ToolError> {
@@ -319,7 +304,6 @@ Examples:\n\
             notes.push(nothing_found_note(&params, &summary));
         }
         Ok(TextSearchOutput {
-            query: params.query.clone(),
             searched_paths,
             files,
             files_searched: summary.files_searched,

@@ -20,12 +20,13 @@ pub struct UndoEdit;
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct UndoEditParams {
-    /// The change to take back, as EditHistory or the change's own reply gave it (e.g. "12-k3x9qa").
+    /// From EditHistory or the change's reply.
     pub change_id: String,
-    /// Only when the file changed since: its current fileHash (as the refusal shows it), to put it back as it was before the change anyway, taking back the later changes too. Several files: their hashes separated by commas.
+    /// A changed file's current fileHash (several: comma-separated): undo anyway, taking later changes back too.
     #[serde(default)]
     pub expected_hash: Option<String>,
     /// If true, return what the undo would do (with each file's diff) without writing anything.
+    #[schemars(description = "")] // said once, in the server's instructions
     #[serde(default)]
     pub dry_run: bool,
 }
@@ -62,8 +63,6 @@ pub struct UndoneFile {
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct UndoEditOutput {
-    /// Always "success".
-    pub status: &'static str,
     /// The change taken back.
     pub undone: String,
     /// The tool that had made it.
@@ -91,11 +90,7 @@ impl Tool for UndoEdit {
     const EFFECTS: Effects = Effects::EDITS;
 
     fn description() -> &'static str {
-        "Takes back one recorded change, by the changeId an edit's reply or EditHistory gives: an edit's file gets its exact bytes from before the change back, a file the change created goes to the trash, a moved file moves back, a removed file comes back from the trash, and a Batch is undone for all of its files or none. The undo is recorded too, so UndoEdit of its changeId redoes the change.\n\
-\n\
-If a file changed since the change (by a later edit, or outside this server), the undo is refused and the refusal shows the later changes and the diff the undo would make. Undo the later changes first (newest first), or pass expectedHash with the file's current fileHash to put it back as it was before the change anyway, which takes back the later changes too. dryRun: true shows each file's diff without writing.\n\
-\n\
-To see what can be undone, use EditHistory."
+        "Takes back a recorded change: exact bytes back, created files to the trash, moves and removals reversed, a Batch whole. Refused when a file changed since, showing the later changes. The undo is recorded, so it can be undone. Find changes with EditHistory. Example: {\"changeId\": \"12-k3x9qa\"}"
     }
 
     fn run(ctx: &ToolContext, params: UndoEditParams) -> Result<UndoEditOutput, ToolError> {
@@ -174,7 +169,6 @@ To see what can be undone, use EditHistory."
             })
             .collect();
         Ok(UndoEditOutput {
-            status: "success",
             undone: undone.target.change_id.clone(),
             tool: undone.target.tool.clone(),
             files,

@@ -54,20 +54,21 @@ pub enum Mode {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct TextInspectParams {
     /// Path to the text file (absolute or relative to the first root).
+    #[schemars(description = "")] // said once, in the server's instructions
     pub file_path: String,
-    /// One of: structure (default), search, lines.
+    /// structure: the outline; search: matches of query; lines: the ranges in query.
     #[serde(default)]
     pub mode: Mode,
-    /// search: the text (or regex) to find. lines: the ranges, e.g. "1-10,50-60".
+    /// search: text or regex; lines: ranges such as "1-10,50-60".
     #[serde(default, deserialize_with = "super::args::bounded_pattern_opt")]
     pub query: Option<String>,
-    /// search: treat query as a regular expression (default false: literal text).
+    /// search: query is a regex.
     #[serde(default)]
     pub regex: bool,
-    /// search: lines of context around each match (default 0, at most 20).
+    /// search: lines around each match (at most 20).
     #[serde(default)]
     pub context: usize,
-    /// search: match letter case exactly (default false).
+    /// search: letter case must match.
     #[serde(default)]
     pub case_sensitive: bool,
 }
@@ -76,8 +77,6 @@ pub struct TextInspectParams {
 #[derive(Debug, Default, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TextInspectOutput {
-    /// The file inspected.
-    pub file_path: String,
     /// Lines in the file.
     pub total_lines: usize,
     /// The file's size, e.g. "32 KB".
@@ -100,9 +99,6 @@ pub struct TextInspectOutput {
     /// structure mode: the outline.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub structure: Option<Structure>,
-    /// search and lines modes: the query.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub query: Option<String>,
     /// search mode: the matches, in file order.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub matches: Option<Vec<SearchMatch>>,
@@ -130,20 +126,7 @@ impl Tool for TextInspect {
     const EFFECTS: Effects = Effects::READ_ONLY;
 
     fn description() -> &'static str {
-        "Inspects a text, markdown or source file to understand its structure without loading its full content.\n\
-\n\
-Modes:\n\
-- 'structure' (default): the outline. Markdown: frontmatter, headings (nested), code blocks, anchors, and links (inline, images, references, autolinks, [[wikilinks]], embeds) with, for internal targets, whether the target file, note, heading or anchor exists. Config/text: [sections], blank-line groups, comment blocks. Source code: functions, types and classes with line ranges, and syntax errors.\n\
-- 'search': finds text (or a regex with regex=true) in this file; returns line, column, the line's text, context lines and the nearest heading. Case-insensitive unless caseSensitive=true.\n\
-- 'lines': returns the text of line ranges, e.g. query=\"1-10,50-60\".\n\
-\n\
-Use this before TextPatch, TextReplace or TextRead to find exact line numbers, headings and text. Every response carries the file's fileHash, its encoding and line-ending style. To search many files, use TextSearch.\n\
-\n\
-Examples:\n\
-- Get a markdown outline: mode=\"structure\"\n\
-- Find all mentions of \"config\": mode=\"search\", query=\"config\"\n\
-- Find a regex: mode=\"search\", query=\"TODO:.*\", regex=true\n\
-- Preview lines 50-60: mode=\"lines\", query=\"50-60\""
+        "A file's outline without its content: Markdown frontmatter, headings, code blocks, anchors and links (whether internal targets exist); INI sections; source functions and classes, syntax errors. mode search finds text or a regex in it; mode lines returns ranges. For many files use TextSearch. Example: {\"filePath\": \"a.md\", \"mode\": \"search\", \"query\": \"TODO\"}"
     }
 
     fn run(ctx: &ToolContext, params: TextInspectParams) -> Result<TextInspectOutput, ToolError> {
@@ -258,7 +241,6 @@ fn inspect(
             out.total_matches = Some(total);
             out.total_lines = counts.lines;
             out.line_ending = counts.eol_style().name();
-            out.query = Some(query);
         }
         Mode::Lines => {
             let query = query.unwrap_or_default();
@@ -266,7 +248,6 @@ fn inspect(
             out.lines = Some(lines);
             out.truncated = truncated.then_some(true);
             out.note = note;
-            out.query = Some(query);
         }
     }
     // A search builds no line index: it counted the lines itself.
@@ -276,7 +257,6 @@ fn inspect(
         (doc.line_count(), doc.eol_style().name())
     };
     Ok(TextInspectOutput {
-        file_path: file.path.display(),
         total_lines,
         file_size: human_size(doc.byte_len() as u64),
         format: format.name(),
