@@ -692,6 +692,13 @@ impl Sides<'_, '_> {
                 .all(|f| at(f) != FileSide::Paired || !content_f(&f));
         if left_out {
             if let Some(out) = self.written_out(&c, |f| at(f) == FileSide::Hidden) {
+                // The caller kept the search's count of blank lines: the
+                // file's blank lines stay, wherever the search miscounted.
+                let out = if blanks_theirs == blanks_base && blanks_base != blanks_file {
+                    self.with_file_blanks(&c, out)
+                } else {
+                    out
+                };
                 merged.out.extend(out);
                 return Ok(());
             }
@@ -848,6 +855,57 @@ impl Sides<'_, '_> {
                 })
                 .collect(),
         )
+    }
+}
+
+impl Sides<'_, '_> {
+    /// `out` (theirs' order) with the file's blank lines of the chunk in
+    /// place of theirs': each blank line of theirs takes the file's next one
+    /// before the next line of text, and the file's others stay where they
+    /// are.
+    fn with_file_blanks(&self, c: &Chunk, out: Vec<Out>) -> Vec<Out> {
+        let blanks: Vec<usize> = c
+            .ours
+            .clone()
+            .filter(|&f| self.file[f].is_blank())
+            .collect();
+        let text_line = |o: &Out| match *o {
+            Out::Disk(f) if !self.file[f].is_blank() => Some(f),
+            Out::New {
+                anchor: Some(Anchor::Rewrites { f }),
+                ..
+            } => Some(f),
+            _ => None,
+        };
+        // For each position, the file line of the next line of text.
+        let mut upcoming = vec![usize::MAX; out.len() + 1];
+        for k in (0..out.len()).rev() {
+            upcoming[k] = text_line(&out[k]).unwrap_or(upcoming[k + 1]);
+        }
+        let mut result = Vec::new();
+        let mut next = 0;
+        for (k, o) in out.into_iter().enumerate() {
+            let blank = match o {
+                Out::New { t, .. } => self.theirs[t].is_blank(),
+                Out::Disk(f) => self.file[f].is_blank(),
+            };
+            if blank {
+                if next < blanks.len() && blanks[next] < upcoming[k] {
+                    result.push(Out::Disk(blanks[next]));
+                    next += 1;
+                }
+                continue;
+            }
+            if let Some(f) = text_line(&o) {
+                while next < blanks.len() && blanks[next] < f {
+                    result.push(Out::Disk(blanks[next]));
+                    next += 1;
+                }
+            }
+            result.push(o);
+        }
+        result.extend(blanks[next..].iter().map(|&f| Out::Disk(f)));
+        result
     }
 }
 
