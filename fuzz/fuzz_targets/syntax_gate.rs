@@ -22,14 +22,15 @@
 //! it costs the parser a tenth of a second, and that scanner checks its
 //! room); Bash heredoc counts and delimiters that fill the buffer; Rust's
 //! one-byte count of a raw string's hashes; C++'s 16-character raw-string
-//! delimiter; YAML's 16-bit columns. Every language also gets depths 0 to
-//! 48, and 64 and 256, past the 48 levels the syntax layer's tree walks go
-//! down.
+//! delimiter. Every language also gets depths 0 to 48, and 64 and 256, past
+//! the 48 levels the syntax layer's tree walks go down. (The YAML scanner's
+//! 16-bit rows and columns would need texts over 32 KB; parsed texts stop at
+//! [`MAX_TEXT`].)
 //!
 //! The shapes build what random bytes rarely reach: brackets, tags, `$(`,
 //! `f"{`, `${` or heredocs nested deep on one line, closed or not;
 //! indentation staircases (1-4 spaces or a tab a step, or one column a step
-//! written with tabs and spaces, so 380 levels take 10 KB), the unit on
+//! written with tabs and spaces, so 380 levels take 11 KB), the unit on
 //! each step; staircases opening a bracket on every step; the unit repeated
 //! on one line; a long token (string, comment, heredoc delimiter, tag name,
 //! Rust raw string hashes, C++ raw-string delimiter, YAML key or item); a
@@ -54,7 +55,7 @@ use mcp_server_text::text::syntax::{
 };
 
 /// Largest text parsed, so one execution stays short.
-const MAX_TEXT: usize = 36 * 1024;
+const MAX_TEXT: usize = 16 * 1024;
 
 /// Largest text built: past it a shape stops growing.
 const MAX_BUILD: usize = 64 * 1024;
@@ -146,8 +147,7 @@ fn depths(language: Language) -> &'static [usize] {
         YAML_MAX_NESTING / 3,
         YAML_MAX_NESTING / 2,
         YAML_MAX_NESTING,
-        254,
-        i16::MAX as usize
+        254
     );
     const PYTHON: &[usize] = table!(
         PYTHON_MAX_INDENT / 8,
