@@ -65,20 +65,38 @@ if command -v iconv >/dev/null; then
 fi
 printf '\357\273\277# BOM\r\n\r\ntext\r\n' | seed encoding_roundtrip/bom '\000\001\000\003\006'
 
-# The syntax gate: one seed per language and shape (language, shape, depth
-# as two bytes, step, then unit NUL body), and each source fixture as a body.
+# The syntax gate (see fuzz_targets/syntax_gate.rs): language, shape, depth
+# (an index into the language's table), offsets (\220: none), step, count
+# (an index too), then unit NUL body. Every language gets each shape at a
+# shallow depth and at each depth of its table beyond the shallow ones, with
+# units and steps that suit it; each source fixture is a body.
 gate="$corpus/syntax_gate"
+o() { printf '\\%03o' "$1"; }
+# By the order of Language::ALL: Rust, Python, Go, JavaScript, TypeScript,
+# TSX, JSON, YAML, TOML, C, C++, Java, Bash, HTML, CSS.
+specific=(1 7 1 1 1 1 1 5 1 1 1 1 3 5 1)
+units=('fn f() {' 'if x:' 'func f() {' 'if (x) {' 'if (x) {' '<a>{' '[' 'a:' '[a]' '{' '{' '{' 'if x; then' '<div>' 'a {')
+lines=('(' 'f"{' '(' '`${' '(' '<a>' '[' '- ' '[' '(' '(' '(' '$(' '<x-a>' '(')
+nest_steps=(4 5 0 6 2 3 1 1 1 0 0 2 7 3 2)
+stair_steps=(0 5 4 1 1 1 1 0 1 4 4 3 4 1 1)
+token_steps=(4 8 0 6 0 3 0 6 0 1 5 1 2 3 1)
+open_steps=(0 5 14 26 20 38 20 21 14 14 14 14 46 36 14)
 for lang in $(seq 0 14); do
-    l=$(printf '\\%03o' "$lang")
-    printf "${l}\\001\\004\\001\\001a:\\000b: 1\\n" >"$gate/stair$lang"
-    printf "${l}\\000\\210\\023\\001\\000x" >"$gate/nest$lang"
-    printf "${l}\\002\\000\\001\\000- \\000x" >"$gate/line$lang"
-    printf "${l}\\003\\350\\003\\002EOF\\000echo" >"$gate/token$lang"
-    printf "${l}\\004\\010\\002\\000if x:\\000y" >"$gate/open$lang"
+    l=$(o "$lang")
+    for i in 0 $(seq 4 $((4 + specific[lang] + 1))); do
+        d=$(o "$i")
+        unit=${units[lang]}
+        printf "${l}\\000${d}\\220$(o "${nest_steps[lang]}")${d}x" >"$gate/nest-$lang-$i"
+        printf "${l}\\001${d}\\220$(o "${stair_steps[lang]}")${d}%s\\000x" "$unit" >"$gate/stair-$lang-$i"
+        printf "${l}\\202${d}\\220$(o "${stair_steps[lang]}")${d}%s\\000x" "$unit" >"$gate/brackets-$lang-$i"
+        printf "${l}\\003${d}\\220\\000${d}%s\\000x" "${lines[lang]}" >"$gate/line-$lang-$i"
+        printf "${l}\\004${d}\\220$(o "${token_steps[lang]}")${d}a\\000x" >"$gate/token-$lang-$i"
+        printf "${l}\\205${d}\\220$(o "${open_steps[lang]}")${d}%s\\000x" "$unit" >"$gate/open-$lang-$i"
+    done
 done
 for f in "${source[@]}"; do
     n=$((n + 1))
-    seed "syntax_gate/src$n" '\001\005\000\000\000\000' <"$f"
+    seed "syntax_gate/src$n" '\001\006\000\220\000\000\000' <"$f"
 done
 
 # JSON-RPC lines as clients send them, and as they get them wrong.

@@ -126,16 +126,19 @@ pub(crate) struct Found {
 pub(crate) fn collect(language: Language, tree: &Tree, text: &str) -> Vec<Found> {
     let index = LineIndex::new(text);
     let mut found = Vec::new();
-    // Each entry carries whether its parent is an error node. Children are
-    // pushed in reverse so they pop in document order; only subtrees that
-    // contain an error are entered, which keeps this cheap.
-    let mut stack = vec![(tree.root_node(), false)];
-    while let Some((node, inside_error)) = stack.pop() {
+    // Each entry carries its parent (asking tree-sitter for a node's parent
+    // walks down from the root, which in a text nested hundreds deep took
+    // seconds over all its errors). Children are pushed in reverse so they
+    // pop in document order; only subtrees that contain an error are
+    // entered, which keeps this cheap.
+    let mut stack: Vec<(Node, Option<Node>)> = vec![(tree.root_node(), None)];
+    while let Some((node, parent)) = stack.pop() {
         if found.len() >= MAX_COLLECTED {
             break;
         }
+        let inside_error = parent.is_some_and(|parent| parent.is_error());
         let described = if node.is_missing() {
-            Some((describe_missing(node, text, &index), Pinned::Token))
+            Some((describe_missing(node, parent, text, &index), Pinned::Token))
         } else if node.is_error() && !inside_error {
             // An error directly inside another is the same failure seen
             // twice; it is described with its parent.
@@ -161,8 +164,7 @@ pub(crate) fn collect(language: Language, tree: &Tree, text: &str) -> Vec<Found>
         if node.has_error() {
             let mut cursor = node.walk();
             let children: Vec<Node> = node.children(&mut cursor).collect();
-            let is_error = node.is_error();
-            stack.extend(children.into_iter().rev().map(|child| (child, is_error)));
+            stack.extend(children.into_iter().rev().map(|child| (child, Some(node))));
         }
     }
     if language == Language::Python {
@@ -182,7 +184,12 @@ pub(crate) fn collect(language: Language, tree: &Tree, text: &str) -> Vec<Found>
     found
 }
 
-fn describe_missing(node: Node, text: &str, index: &LineIndex) -> SyntaxError {
+fn describe_missing(
+    node: Node,
+    parent: Option<Node>,
+    text: &str,
+    index: &LineIndex,
+) -> SyntaxError {
     let kind = node.kind();
     let mut message = if node.is_named() {
         format!("missing {}", humanize(kind))
@@ -192,8 +199,7 @@ fn describe_missing(node: Node, text: &str, index: &LineIndex) -> SyntaxError {
     // A missing closer: say which opener it would close, which is where the
     // reader has to look (the closer's own position is often the end of file).
     if let Some(opener) = opener_for(kind) {
-        let open = node
-            .parent()
+        let open = parent
             .and_then(|parent| parent.child(0))
             .filter(|first| first.kind() == opener && !first.is_missing());
         if let Some(open) = open {
@@ -347,20 +353,49 @@ fn header_without_colon<'t>(node: Node, text: &'t str) -> Option<(usize, &'t str
 /// partner there, outermost first: the `{` of a block whose `}` was deleted,
 /// the `"` of a string that never ends.
 fn unclosed_children<'t>(language: Language, node: Node<'t>) -> Vec<Node<'t>> {
-    let mut open: Vec<Node> = Vec::new();
     let mut cursor = node.walk();
-    for child in node.children(&mut cursor) {
-        if child.is_named() || child.is_missing() {
-            continue;
-        }
-        let token = child.kind();
-        if let Some(position) = open
+    let tokens: Vec<Node> = node
+        .children(&mut cursor)
+        .filter(|child| !child.is_named() && !child.is_missing())
+        .collect();
+    unpaired(language, tokens.iter().map(|token| token.kind()))
+        .into_iter()
+        .map(|at| tokens[at])
+        .collect()
+}
+
+/// Which of `tokens` open something that no later token closes, by their
+/// places, outermost first. A closer closes the innermost open token it
+/// belongs to, and with it every token opened since.
+///
+/// Each kind of closer keeps the places of its open tokens, so a closer
+/// finds its opener without looking at the others: an error node can hold
+/// tens of thousands of unclosed brackets, and searching all of them for
+/// every token took seconds.
+fn unpaired<'a>(language: Language, tokens: impl Iterator<Item = &'a str>) -> Vec<usize> {
+    // Places (in `tokens`) of the open tokens, outermost first.
+    let mut open: Vec<usize> = Vec::new();
+    // For each closer seen: indices into `open` of the tokens it closes,
+    // innermost last.
+    let mut by_closer: Vec<(&'static str, Vec<usize>)> = Vec::new();
+    for (at, token) in tokens.enumerate() {
+        let innermost = by_closer
             .iter()
-            .rposition(|o| closer_for(language, o.kind()) == Some(token))
-        {
-            open.truncate(position);
-        } else if closer_for(language, token).is_some() {
-            open.push(child);
+            .find(|(closer, _)| *closer == token)
+            .and_then(|(_, opened)| opened.last().copied());
+        if let Some(index) = innermost {
+            open.truncate(index);
+            for (_, opened) in &mut by_closer {
+                while opened.last().is_some_and(|&i| i >= index) {
+                    opened.pop();
+                }
+            }
+        } else if let Some(closer) = closer_for(language, token) {
+            match by_closer.iter_mut().find(|(c, _)| *c == closer) {
+                Some((_, opened)) => opened.push(open.len()),
+                None => by_closer.push((closer, vec![open.len()])),
+            }
+            open.push(at);
         }
     }
     open
@@ -523,6 +558,97 @@ fn window(line: &str, column: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// [`unpaired`] as first written: every token searches all open ones.
+    fn unpaired_by_search(language: Language, tokens: &[&str]) -> Vec<usize> {
+        let mut open: Vec<usize> = Vec::new();
+        for (at, &token) in tokens.iter().enumerate() {
+            if let Some(position) = open
+                .iter()
+                .rposition(|&o| closer_for(language, tokens[o]) == Some(token))
+            {
+                open.truncate(position);
+            } else if closer_for(language, token).is_some() {
+                open.push(at);
+            }
+        }
+        open
+    }
+
+    proptest! {
+        #[test]
+        fn unpaired_tokens_are_those_no_closer_reaches(
+            tokens in proptest::collection::vec(
+                prop::sample::select(vec![
+                    "{", "}", "(", ")", "[", "]", "\"", "'", "`", "\"\"\"", "'''",
+                    "if", "fi", "do", "done", "case", "esac", "x", ";",
+                ]),
+                0..60,
+            ),
+            bash in any::<bool>(),
+        ) {
+            let language = if bash { Language::Bash } else { Language::Rust };
+            prop_assert_eq!(
+                unpaired(language, tokens.iter().copied()),
+                unpaired_by_search(language, &tokens)
+            );
+        }
+    }
+
+    #[test]
+    fn a_closer_closes_its_innermost_opener_and_all_opened_since() {
+        let tokens = ["(", "[", "{", "x", "]", "(", "\"", "\"", "{"];
+        // `]` closes the `[` and the `{` inside it; the quotes pair.
+        assert_eq!(unpaired(Language::Rust, tokens.into_iter()), [0, 5, 8]);
+        let bash = ["if", "(", "fi", "do", "case"];
+        assert_eq!(unpaired(Language::Bash, bash.into_iter()), [3, 4]);
+        assert_eq!(unpaired(Language::Rust, bash.into_iter()), [1]);
+    }
+
+    #[test]
+    fn a_missing_closer_deep_in_the_tree_names_its_opener() {
+        // 300 levels, each a bracket left open after an annotation: the
+        // parser's missing `]`s sit hundreds of nodes deep, and each names
+        // the `[` that its parent node opens with.
+        let text: String = (0..300)
+            .map(|i| format!("{}a:[\n", " ".repeat(i)))
+            .collect();
+        let report = parse(Language::Python, &text).unwrap();
+        assert_eq!(report.error_count, 300);
+        let listed: Vec<(usize, String)> = report
+            .errors
+            .into_iter()
+            .map(|e| (e.line, e.message))
+            .collect();
+        let expected: Vec<(usize, String)> = (2..=6)
+            .map(|line| {
+                let opener = line - 1;
+                (
+                    line,
+                    format!("missing `]` to close the `[` on line {opener}"),
+                )
+            })
+            .collect();
+        assert_eq!(listed, expected);
+    }
+
+    #[test]
+    fn thousands_of_unclosed_brackets_name_an_unclosed_one() {
+        // Each line opens 2,000 brackets, so the parser's error nodes hold
+        // tens of thousands of them (the search for each token's opener
+        // went through them all, for seconds).
+        let text: String = (0..16)
+            .map(|i| format!("{}{}if x:(\n", " ".repeat(i), "[".repeat(2000)))
+            .collect();
+        let report = parse(Language::Python, &text).unwrap();
+        assert!(report.error_count > 0);
+        assert!(
+            report.errors[0].message.starts_with("unclosed `"),
+            "{}",
+            report.errors[0].message
+        );
+    }
 
     fn errors(language: Language, text: &str) -> Vec<SyntaxError> {
         parse(language, text).unwrap().errors

@@ -34,11 +34,13 @@ pub(crate) struct IndentError {
 pub(crate) fn indentation_errors(tree: &Tree, text: &str) -> Vec<IndentError> {
     let mut errors = Vec::new();
     let mut cursor = tree.walk();
-    let mut stack = vec![tree.root_node()];
-    while let Some(node) = stack.pop() {
+    // Each entry carries its parent: asking tree-sitter for it walks down
+    // from the root, once per block of a text nested hundreds deep.
+    let mut stack: Vec<(Node, Option<Node>)> = vec![(tree.root_node(), None)];
+    while let Some((node, parent)) = stack.pop() {
         match node.kind() {
             "module" => check_module(node, text, &mut errors),
-            "block" => check_block(node, text, &mut errors),
+            "block" => check_block(node, parent, text, &mut errors),
             _ => {}
         }
         // Blocks only nest inside statements and clauses, never inside
@@ -47,7 +49,7 @@ pub(crate) fn indentation_errors(tree: &Tree, text: &str) -> Vec<IndentError> {
             .named_children(&mut cursor)
             .filter(|c| may_hold_block(c.kind()))
             .collect();
-        stack.extend(children.into_iter().rev());
+        stack.extend(children.into_iter().rev().map(|child| (child, Some(node))));
     }
     errors.sort_by_key(|e| e.offset);
     errors
@@ -103,14 +105,14 @@ fn check_module(node: Node, text: &str, errors: &mut Vec<IndentError>) {
     }
 }
 
-fn check_block(node: Node, text: &str, errors: &mut Vec<IndentError>) {
-    let opener_indent = node
-        .parent()
+/// Checks a block's statements; `parent` is the node whose header opens it.
+fn check_block(node: Node, parent: Option<Node>, text: &str, errors: &mut Vec<IndentError>) {
+    let opener_indent = parent
         .map(|p| line_indent(text, p.start_byte()))
         .unwrap_or("");
     let body = statements(node);
     if body.is_empty()
-        && let Some(header) = node.parent()
+        && let Some(header) = parent
     {
         // The grammar also leaves a block empty when its first statement
         // fails to parse; only a next line that is not indented deeper is
