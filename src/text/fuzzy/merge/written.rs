@@ -1,0 +1,188 @@
+//! The chunks of the merge where `new_content` writes out file lines the
+//! search left out or replaces lines by position: which of theirs' lines
+//! stand for which file lines.
+
+use super::super::costs::COSTS;
+use super::super::likeness::{Likeness, likeness};
+use super::{Anchor, Chunk, Ours, Out, Sides};
+
+impl Sides<'_, '_> {
+    /// Theirs' lines paired with the base and file lines they replace: the
+    /// pairing in order that is most alike in total, each pair at least
+    /// `paired_rewrite` alike (lines theirs adds in between stay unpaired).
+    /// The most alike, not the first alike: a line added before the rewrite
+    /// of a line must not take that line's place.
+    pub(super) fn positional_pairs(
+        &self,
+        c: &Chunk,
+        ours: &[Ours],
+    ) -> Vec<(usize, (usize, usize))> {
+        let bases: Vec<(usize, usize)> = c
+            .base
+            .clone()
+            .filter_map(|s| match ours[s] {
+                Ours::Pair(f, _) if !self.base[s].is_blank() => Some((s, f)),
+                _ => None,
+            })
+            .collect();
+        let theirs: Vec<usize> = c
+            .theirs
+            .clone()
+            .filter(|&t| !self.theirs[t].is_blank())
+            .collect();
+        let like = |i: usize, j: usize| {
+            let (a, b) = (&self.base[bases[i].0].key, &self.theirs[theirs[j]].key);
+            let r = rapidfuzz::fuzz::ratio(a.chars(), b.chars());
+            (r >= COSTS.paired_rewrite).then_some(r)
+        };
+        let (n, m) = (bases.len(), theirs.len());
+        // As many lines written as replaced: each takes the place of the one
+        // at its position, however much it was rewritten (its indentation
+        // and line ending follow that line's).
+        if n == m {
+            return theirs.into_iter().zip(bases).collect();
+        }
+        // best[i][j]: the most total likeness pairing bases[i..] with theirs[j..].
+        let mut best = vec![vec![0.0f64; m + 1]; n + 1];
+        for i in (0..n).rev() {
+            for j in (0..m).rev() {
+                let mut b = best[i + 1][j].max(best[i][j + 1]);
+                if let Some(r) = like(i, j) {
+                    b = b.max(r + best[i + 1][j + 1]);
+                }
+                best[i][j] = b;
+            }
+        }
+        let mut out = Vec::new();
+        let (mut i, mut j) = (0, 0);
+        while i < n && j < m {
+            match like(i, j) {
+                Some(r) if best[i][j] == r + best[i + 1][j + 1] => {
+                    out.push((theirs[j], bases[i]));
+                    i += 1;
+                    j += 1;
+                }
+                _ if best[i][j] == best[i + 1][j] => i += 1,
+                _ => j += 1,
+            }
+        }
+        out
+    }
+
+    /// The chunk as `new_content` writes out file lines the search left out:
+    /// every such line of text has, in order, a line of theirs like it. A
+    /// line a marker stands for may be written out rewritten: the caller
+    /// knew it was there. A line the search lacks without a marker may be
+    /// one the caller never saw (the file moved on), and a new line that
+    /// looks like it is no claim to replace it, unless the caller writes out
+    /// the lines around it as they are: at least two lines the same for
+    /// each one rewritten.
+    pub(super) fn written_out(
+        &self,
+        c: &Chunk,
+        hidden: impl Fn(usize) -> bool,
+    ) -> Option<Vec<Out>> {
+        self.written_out_as(c, &hidden, false)
+            .or_else(|| self.written_out_as(c, &hidden, true))
+    }
+
+    /// [`Self::written_out`], with unmarked lines rewritten if `rewrites`.
+    fn written_out_as(
+        &self,
+        c: &Chunk,
+        hidden: &impl Fn(usize) -> bool,
+        rewrites: bool,
+    ) -> Option<Vec<Out>> {
+        let lines: Vec<usize> = c
+            .ours
+            .clone()
+            .filter(|&f| !self.file[f].is_blank())
+            .collect();
+        let mut next = c.theirs.start;
+        let mut matched: Vec<(usize, usize)> = Vec::new();
+        let (mut same, mut rewritten) = (0, 0);
+        for f in lines {
+            let found = (next..c.theirs.end).find(|&t| {
+                let (a, b) = (&self.file[f].key, &self.theirs[t].key);
+                a == b
+                    || likeness(a, b) != Likeness::Differs
+                    || ((hidden(f) || rewrites)
+                        && rapidfuzz::fuzz::ratio(a.chars(), b.chars()) >= COSTS.rewritten)
+            })?;
+            if self.file[f].same(&self.theirs[found]) {
+                same += 1;
+            } else if !hidden(f) {
+                rewritten += 1;
+            }
+            matched.push((found, f));
+            next = found + 1;
+        }
+        if rewrites && same < 2 * rewritten {
+            return None;
+        }
+        Some(
+            c.theirs
+                .clone()
+                .map(|t| match matched.iter().find(|(tt, _)| *tt == t) {
+                    Some((_, f)) if self.file[*f].same(&self.theirs[t]) => Out::Disk(*f),
+                    Some((_, f)) => Out::New {
+                        t,
+                        anchor: Some(Anchor::Rewrites { f: *f }),
+                    },
+                    None => Out::New { t, anchor: None },
+                })
+                .collect(),
+        )
+    }
+}
+
+impl Sides<'_, '_> {
+    /// `out` (theirs' order) with the file's blank lines of the chunk in
+    /// place of theirs': each blank line of theirs takes the file's next one
+    /// before the next line of text, and the file's others stay where they
+    /// are.
+    pub(super) fn with_file_blanks(&self, c: &Chunk, out: Vec<Out>) -> Vec<Out> {
+        let blanks: Vec<usize> = c
+            .ours
+            .clone()
+            .filter(|&f| self.file[f].is_blank())
+            .collect();
+        let text_line = |o: &Out| match *o {
+            Out::Disk(f) if !self.file[f].is_blank() => Some(f),
+            Out::New {
+                anchor: Some(Anchor::Rewrites { f }),
+                ..
+            } => Some(f),
+            _ => None,
+        };
+        // For each position, the file line of the next line of text.
+        let mut upcoming = vec![usize::MAX; out.len() + 1];
+        for k in (0..out.len()).rev() {
+            upcoming[k] = text_line(&out[k]).unwrap_or(upcoming[k + 1]);
+        }
+        let mut result = Vec::new();
+        let mut next = 0;
+        for (k, o) in out.into_iter().enumerate() {
+            let blank = match o {
+                Out::New { t, .. } => self.theirs[t].is_blank(),
+                Out::Disk(f) => self.file[f].is_blank(),
+            };
+            if blank {
+                if next < blanks.len() && blanks[next] < upcoming[k] {
+                    result.push(Out::Disk(blanks[next]));
+                    next += 1;
+                }
+                continue;
+            }
+            if let Some(f) = text_line(&o) {
+                while next < blanks.len() && blanks[next] < f {
+                    result.push(Out::Disk(blanks[next]));
+                    next += 1;
+                }
+            }
+            result.push(o);
+        }
+        result.extend(blanks[next..].iter().map(|&f| Out::Disk(f)));
+        result
+    }
+}
