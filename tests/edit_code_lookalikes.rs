@@ -347,3 +347,29 @@ fn a_look_alike_of_the_left_out_middle_is_not_taken_for_the_first_lines() {
         ),
     }
 }
+
+#[test]
+fn a_misspelling_is_a_word_the_file_does_not_have() {
+    // `setter` for `getter` is one letter off, but the file has `setter`
+    // too: the search names another line, not this one misspelt, and
+    // nothing else of what the caller keeps confirms the place.
+    let file = "config.getter = read(a);\nconfig.flag = true;\nconfig.setter = write(b);\n";
+    let search = "config.setter = read(a);\nconfig.flag = true;";
+    let new = "config.setter = read(a);\nconfig.flag = false;";
+    let refusal = apply(file, search, new).unwrap_err();
+    assert!(
+        matches!(refusal, Refusal::NotFound { .. } | Refusal::Conflict { .. }),
+        "{refusal:?}"
+    );
+    // Where the file has no such word, the same slip is a typo.
+    let file = "config.getter = read(a);\nconfig.flag = true;\nconfig.other = write(b);\n";
+    assert_eq!(
+        apply(
+            file,
+            "config.gettr = read(a);\nconfig.flag = true;",
+            "config.getter = read(a);\nconfig.flag = false;"
+        )
+        .unwrap(),
+        "config.getter = read(a);\nconfig.flag = false;\nconfig.other = write(b);\n"
+    );
+}

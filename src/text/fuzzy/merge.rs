@@ -225,10 +225,18 @@ impl Sides<'_, '_> {
         for step in &self.alignment.steps {
             match step {
                 Step::Pair { s, f } => {
-                    let like = likeness(&self.base[*s].key, &self.file[*f].key);
+                    let mut like = likeness(&self.base[*s].key, &self.file[*f].key);
                     if like == Likeness::Noise {
-                        for (a, b) in typos(&self.base[*s].key, &self.file[*f].key) {
-                            typo_words.push((a.to_string(), b.to_string()));
+                        let found = typos(&self.base[*s].key, &self.file[*f].key);
+                        // A misspelling is a word the file does not have: one
+                        // it has elsewhere (`getter` for `setter`) is another
+                        // word, and the line another line.
+                        if found.iter().any(|(a, _)| self.file_has_word(a)) {
+                            like = Likeness::Differs;
+                        } else {
+                            for (a, b) in found {
+                                typo_words.push((a.to_string(), b.to_string()));
+                            }
                         }
                     }
                     ours[*s] = Ours::Pair(*f, like);
@@ -363,6 +371,13 @@ impl Sides<'_, '_> {
             .filter_map(|&(s, f)| Some((s, f?)))
             .collect();
         Ok(merged)
+    }
+
+    /// Whether `word` is a word of some line of the file.
+    fn file_has_word(&self, word: &str) -> bool {
+        self.file
+            .iter()
+            .any(|row| row.key.contains(word) && row.key.split(' ').any(|w| w == word))
     }
 
     /// A line the caller adds next to a run of blank lines that the search
