@@ -275,23 +275,30 @@ mod tests {
         }
     }
 
+    /// `fit` of a tolerant match over texts, the search's line `s` paired
+    /// with file line `f` for each `(s, f)` of `pairs`.
+    fn fit_texts(
+        file: &'static str,
+        base: &'static str,
+        theirs: &'static str,
+        pairs: &[(usize, usize)],
+    ) -> Fitted<'static> {
+        let (file, base, theirs) = (of_snippet(file), of_snippet(base), of_snippet(theirs));
+        let (bm, tm) = (vec![false; base.len()], vec![false; theirs.len()]);
+        fit(&base, &bm, &theirs, &tm, &file, &aligned(pairs), true)
+    }
+
     fn texts(rows: &[Row<'_>]) -> Vec<String> {
         rows.iter().map(|r| r.raw.to_string()).collect()
     }
 
     #[test]
     fn lines_new_content_writes_past_the_search_join_the_search() {
-        let file = of_snippet("a = 1\nb = 2\nc = 3\nd = 4\n");
-        let base = of_snippet("a = 1\nb = 2\n");
-        let theirs = of_snippet("a = 1\nb = 2\nc = 30\nd = 4\n");
-        let fitted = fit(
-            &base,
-            &[false; 2],
-            &theirs,
-            &[false; 4],
-            &file,
-            &aligned(&[(0, 0), (1, 1)]),
-            true,
+        let fitted = fit_texts(
+            "a = 1\nb = 2\nc = 3\nd = 4\n",
+            "a = 1\nb = 2\n",
+            "a = 1\nb = 2\nc = 30\nd = 4\n",
+            &[(0, 0), (1, 1)],
         );
         assert_eq!(texts(&fitted.base), ["a = 1", "b = 2", "c = 3", "d = 4"]);
         assert_eq!(fitted.alignment.region, 0..4);
@@ -299,17 +306,11 @@ mod tests {
 
     #[test]
     fn a_line_before_the_search_joins_it_and_the_steps_follow() {
-        let file = of_snippet("x = 0\na = 1\nb = 2\n");
-        let base = of_snippet("a = 1\nb = 2\n");
-        let theirs = of_snippet("x = 0\na = 1\nb = 3\n");
-        let fitted = fit(
-            &base,
-            &[false; 2],
-            &theirs,
-            &[false; 3],
-            &file,
-            &aligned(&[(0, 1), (1, 2)]),
-            true,
+        let fitted = fit_texts(
+            "x = 0\na = 1\nb = 2\n",
+            "a = 1\nb = 2\n",
+            "x = 0\na = 1\nb = 3\n",
+            &[(0, 1), (1, 2)],
         );
         assert_eq!(texts(&fitted.base), ["x = 0", "a = 1", "b = 2"]);
         assert_eq!(
@@ -325,17 +326,11 @@ mod tests {
 
     #[test]
     fn new_lines_unlike_the_file_s_next_lines_stay_new() {
-        let file = of_snippet("a = 1\nb = 2\nreturn total\n");
-        let base = of_snippet("a = 1\nb = 2\n");
-        let theirs = of_snippet("a = 1\nb = 2\nprint(a, b)\n");
-        let fitted = fit(
-            &base,
-            &[false; 2],
-            &theirs,
-            &[false; 3],
-            &file,
-            &aligned(&[(0, 0), (1, 1)]),
-            true,
+        let fitted = fit_texts(
+            "a = 1\nb = 2\nreturn total\n",
+            "a = 1\nb = 2\n",
+            "a = 1\nb = 2\nprint(a, b)\n",
+            &[(0, 0), (1, 1)],
         );
         assert_eq!(texts(&fitted.base), ["a = 1", "b = 2"]);
         assert_eq!(fitted.alignment.region, 0..2);
@@ -343,31 +338,21 @@ mod tests {
 
     #[test]
     fn edge_blank_lines_follow_the_search_where_it_does_not_show_the_file_s() {
-        let file = of_snippet("x\n\n\nclass A:\n    pass\n");
+        let file = "x\n\n\nclass A:\n    pass\n";
         // One blank line shown where the file has two; new_content has two.
-        let base = of_snippet("\nclass A:\n    pass\n");
-        let theirs = of_snippet("\n\nclass A:\n    pass  # ok\n");
-        let fitted = fit(
-            &base,
-            &[false; 3],
-            &theirs,
-            &[false; 4],
-            &file,
-            &aligned(&[(0, 2), (1, 3), (2, 4)]),
-            true,
+        let fitted = fit_texts(
+            file,
+            "\nclass A:\n    pass\n",
+            "\n\nclass A:\n    pass  # ok\n",
+            &[(0, 2), (1, 3), (2, 4)],
         );
         assert_eq!(texts(&fitted.theirs), ["", "class A:", "    pass  # ok"]);
         // Shown as the file has it, the caller's change stands.
-        let base = of_snippet("\n\nclass A:\n    pass\n");
-        let theirs = of_snippet("\nclass A:\n    pass  # ok\n");
-        let fitted = fit(
-            &base,
-            &[false; 4],
-            &theirs,
-            &[false; 3],
-            &file,
-            &aligned(&[(0, 1), (1, 2), (2, 3), (3, 4)]),
-            true,
+        let fitted = fit_texts(
+            file,
+            "\n\nclass A:\n    pass\n",
+            "\nclass A:\n    pass  # ok\n",
+            &[(0, 1), (1, 2), (2, 3), (3, 4)],
         );
         assert_eq!(texts(&fitted.theirs), ["", "class A:", "    pass  # ok"]);
     }
