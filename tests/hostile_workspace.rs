@@ -510,6 +510,45 @@ async fn appends_of_another_program_are_never_lost() {
     session.cancel().await.unwrap();
 }
 
+/// A program that keeps a file open for writing (a logger) would write
+/// into the old file after a rename, where nothing reaches its bytes: the
+/// edit waits for it, is refused while it stays, and lands once it closes.
+#[test]
+fn a_file_held_open_for_writing_is_not_replaced_until_it_is_closed() {
+    use std::io::Write;
+    let v = Vault::new();
+    let path = v.write("log.md", "title: one\n");
+    let mut logger = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .unwrap();
+    let probe = std::fs::File::open(&path).unwrap();
+    if mcp_server_text::workspace::commit::writers::writers(&probe)
+        == mcp_server_text::workspace::commit::writers::Writers::Unknown
+    {
+        eprintln!("SKIPPED: this file system does not grant leases, so writers cannot be seen");
+        return;
+    }
+    let edit = json!({"filePath": "log.md", "oldText": "title: one", "newText": "title: two"});
+    let error = v.err("TextReplace", edit.clone());
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("is held open for writing by another program"),
+        "{error}"
+    );
+    assert!(
+        error["suggestions"].to_string().contains("closed the file"),
+        "{error}"
+    );
+    logger.write_all(b"line 1\n").unwrap();
+    assert_eq!(v.read("log.md"), b"title: one\nline 1\n");
+    drop(logger);
+    v.ok("TextReplace", edit);
+    assert_eq!(v.read("log.md"), b"title: two\nline 1\n");
+}
+
 /// Finding 9: extended attributes, and a POSIX ACL, are kept by an edit.
 #[test]
 fn extended_attributes_and_acls_survive_an_edit() {

@@ -88,6 +88,9 @@ impl From<WorkspaceError> for ToolError {
             WorkspaceError::ChangedMeanwhile { .. } => base.suggest(
                 "Read the file again (TextRead or TextInspect) and redo the edit on what it holds now",
             ),
+            WorkspaceError::OpenForWriting { .. } => base.suggest(
+                "Retry once the other program has closed the file (stop the program that writes it, or edit a copy)",
+            ),
             WorkspaceError::InTrash { .. } => base.suggest(
                 "Move the file out of .trash first (Move with a destination outside it), then edit it there",
             ),

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use cap_std::fs::Dir;
 use rustix::fs::AtFlags;
 
-use super::guard::{FileState, carry_appended};
+use super::guard::{FileState, carry_appended, writer_stays};
 use super::intent::{Held, Intent, IntentFile, IntentMove};
 use super::{BatchFailure, BatchStep, Change, EntryKind, Transaction};
 use crate::workspace::WorkspaceError;
@@ -394,12 +394,18 @@ impl Transaction<'_> {
     }
 
     /// Refuses to replace file `index` if anything changed it since it was
-    /// read: its size, modification time or inode (see [`super::guard`]).
+    /// read (its size, modification time or inode), or if another program
+    /// keeps it open for writing (see [`super::guard`]).
     fn unchanged_since_read(&self, index: usize) -> Result<(), WorkspaceError> {
         let (Some(l), Some(read)) = (self.lock_of[index], self.states[index]) else {
             return Ok(());
         };
         let lock = &self.file_locks[l];
+        if writer_stays(&lock.file) {
+            return Err(WorkspaceError::OpenForWriting {
+                path: self.files[index].path.real.clone(),
+            });
+        }
         match FileState::at(&lock.parent, &lock.name) {
             Ok(now) if now == read => Ok(()),
             Ok(_) => Err(WorkspaceError::ChangedMeanwhile {
@@ -418,7 +424,8 @@ impl Transaction<'_> {
     }
 
     /// Appends to each replaced file what another program appended to its
-    /// old inode in the instant between the last look and the rename.
+    /// old inode after the last look, through a descriptor opened before the
+    /// rename.
     fn carry_appends(&self, done: &[Done]) {
         for step in done {
             let Done::Replaced(i) = step else {

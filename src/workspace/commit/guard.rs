@@ -12,9 +12,13 @@
 //! inode are looked at again, and if any differs, the edit is refused and
 //! the other writer's bytes are kept ([`FileState`]). A program that does
 //! not take the lock can still append in the instant between that check and
-//! the rename; its bytes then land in the old file, which no name reaches
-//! any more. They are looked for after the rename and appended to the new
-//! file ([`carry_appended`]), so no append is lost.
+//! the rename, or write after it to the old file it opened before; its
+//! bytes then land in the old file, which no name reaches any more. They are
+//! looked for after the rename and appended to the new file until no
+//! program has the old file open for writing ([`carry_appended`]), so no
+//! append is lost. A program that keeps the file open for writing (a
+//! logger) would lose every later write, so the edit waits for it to close
+//! the file and is refused if it does not ([`writer_stays`]).
 //!
 //! ```
 //! use mcp_server_text::workspace::commit::guard::FileState;
@@ -34,9 +38,12 @@ use std::ffi::OsStr;
 use std::fs::File;
 use std::io::{self, Write};
 use std::os::unix::fs::{FileExt, MetadataExt};
+use std::time::{Duration, Instant};
 
 use cap_std::fs::Dir;
 use rustix::fs::{AtFlags, Mode, OFlags};
+
+use super::writers::{Writers, writers};
 
 /// What says a file was changed: where it is, how long, when last written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -114,32 +121,152 @@ pub fn check_writable(folder: &Dir, name: &OsStr, file: &File) -> io::Result<Opt
     Ok(None)
 }
 
+/// How long an edit waits for another program to close a file it has open
+/// for writing: before the rename, to let it finish; after, to carry over
+/// what it appended to the old file.
+pub const WRITER_WAIT: Duration = Duration::from_secs(1);
+
+/// Before the rename: waits until no other program has `file` open for
+/// writing, for at most [`WRITER_WAIT`]; says whether one still has.
+pub fn writer_stays(file: &File) -> bool {
+    let deadline = Instant::now() + WRITER_WAIT;
+    while writers(file) == Writers::Some {
+        if Instant::now() >= deadline {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    false
+}
+
 /// After `old` (read in state `read`) was replaced by the file now named
 /// `name` in `folder`: appends to the new file the bytes another program
-/// appended to `old` since, and returns how many. Bytes changed in place
-/// (the size the same or smaller) cannot be told apart and are not carried.
+/// appended to `old` since, and returns how many. A program that opened
+/// `old` before the rename may write to it after, so the bytes are carried
+/// until no descriptor has `old` open for writing any more (no new one can
+/// open it: no name reaches it), for at most [`WRITER_WAIT`]. Bytes changed
+/// in place (the size the same or smaller) cannot be told apart and are not
+/// carried.
 pub fn carry_appended(old: &File, read: &FileState, folder: &Dir, name: &OsStr) -> io::Result<u64> {
-    let now = FileState::of(old)?;
-    if now.size <= read.size {
-        return Ok(0);
-    }
-    let fd = rustix::fs::openat(
-        folder,
-        name,
-        OFlags::WRONLY | OFlags::APPEND | OFlags::NOFOLLOW | OFlags::CLOEXEC,
-        Mode::empty(),
-    )?;
-    let mut new = File::from(fd);
-    let mut buffer = vec![0u8; 1 << 16];
+    let deadline = Instant::now() + WRITER_WAIT;
+    let mut new = None;
     let mut at = read.size;
+    loop {
+        // Asked before the carry: a writer gone by then wrote all it will.
+        let left = writers(old);
+        at = carry_from(old, at, &mut new, folder, name)?;
+        if left != Writers::Some || Instant::now() >= deadline {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    if let Some(new) = new {
+        new.sync_all()?;
+    }
+    Ok(at - read.size)
+}
+
+/// Appends to the file named `name` what `old` holds past `at` (opening it
+/// into `new` the first time), and returns where `old` ends now.
+fn carry_from(
+    old: &File,
+    mut at: u64,
+    new: &mut Option<File>,
+    folder: &Dir,
+    name: &OsStr,
+) -> io::Result<u64> {
+    if FileState::of(old)?.size <= at {
+        return Ok(at);
+    }
+    let new = match new {
+        Some(file) => file,
+        None => new.insert(File::from(rustix::fs::openat(
+            folder,
+            name,
+            OFlags::WRONLY | OFlags::APPEND | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+            Mode::empty(),
+        )?)),
+    };
+    let mut buffer = vec![0u8; 1 << 16];
     loop {
         let n = old.read_at(&mut buffer, at)?;
         if n == 0 {
-            break;
+            return Ok(at);
         }
         new.write_all(&buffer[..n])?;
         at += n as u64;
     }
-    new.sync_all()?;
-    Ok(at - read.size)
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+    use crate::workspace::commit::writers::{Writers, writers};
+    use cap_std::ambient_authority;
+    use proptest::prelude::*;
+    use std::time::Duration;
+
+    /// Replaces `a.md` by a rename while `late` programs, each of which
+    /// opened it before the rename, append their line after it (after the
+    /// given delay in milliseconds); returns what the new file holds.
+    fn replace_under_late_writers(late: &[u64]) -> Option<String> {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.md");
+        std::fs::write(&path, "old\n").unwrap();
+        let old = File::open(&path).unwrap();
+        if writers(&old) == Writers::Unknown {
+            return None;
+        }
+        let read = FileState::of(&old).unwrap();
+        let opened: Vec<File> = late
+            .iter()
+            .map(|_| {
+                std::fs::OpenOptions::new()
+                    .append(true)
+                    .open(&path)
+                    .unwrap()
+            })
+            .collect();
+        std::fs::write(dir.path().join("b.md"), "new\n").unwrap();
+        std::fs::rename(dir.path().join("b.md"), &path).unwrap();
+        let threads: Vec<_> = opened
+            .into_iter()
+            .zip(late)
+            .enumerate()
+            .map(|(k, (mut file, &delay))| {
+                std::thread::spawn(move || {
+                    std::thread::sleep(Duration::from_millis(delay));
+                    file.write_all(format!("late {k}\n").as_bytes()).unwrap();
+                })
+            })
+            .collect();
+        let folder = Dir::open_ambient_dir(dir.path(), ambient_authority()).unwrap();
+        carry_appended(&old, &read, &folder, OsStr::new("a.md")).unwrap();
+        for thread in threads {
+            thread.join().unwrap();
+        }
+        Some(std::fs::read_to_string(&path).unwrap())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+
+        /// Property: every byte a program appends through a descriptor it
+        /// opened before the rename ends in the new file, once, whenever it
+        /// writes (within the wait).
+        #[test]
+        fn appends_through_descriptors_opened_before_the_rename_are_carried(
+            late in proptest::collection::vec(0u64..40, 1..4)
+        ) {
+            let Some(text) = replace_under_late_writers(&late) else {
+                eprintln!("SKIPPED: leases are not granted here");
+                return Ok(());
+            };
+            prop_assert!(text.starts_with("new\n"), "{text}");
+            for k in 0..late.len() {
+                prop_assert_eq!(text.matches(&format!("late {k}\n")).count(), 1, "{}", text);
+            }
+            prop_assert_eq!(text.len(), 4 + late.len() * 7);
+        }
+    }
 }

@@ -53,6 +53,7 @@ pub mod intent;
 mod moves;
 mod record;
 mod recover;
+pub mod writers;
 
 pub use change::{BatchFailure, BatchItem, Change, Committed, History};
 pub use hook::{BatchHook, BatchStep};

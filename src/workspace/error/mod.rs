@@ -123,6 +123,12 @@ pub enum WorkspaceError {
         /// The file.
         path: PathBuf,
     },
+    /// Another program kept the file open for writing while it was to be
+    /// replaced: its later writes would go to the old file, lost.
+    OpenForWriting {
+        /// The file.
+        path: PathBuf,
+    },
     /// The path is in the trash, which only RemoveFile puts files into and
     /// Move takes them out of.
     InTrash {
@@ -208,6 +214,11 @@ impl fmt::Display for WorkspaceError {
             WorkspaceError::ChangedMeanwhile { path } => write!(
                 f,
                 "{} changed while it was being edited (another program wrote to it); its content now was kept and nothing was written",
+                path.display()
+            ),
+            WorkspaceError::OpenForWriting { path } => write!(
+                f,
+                "{} is held open for writing by another program (a log being written, say); replacing it now would send that program's later writes to the old file, where they would be lost, so it was not edited; nothing was written",
                 path.display()
             ),
             WorkspaceError::InTrash { path } => write!(
