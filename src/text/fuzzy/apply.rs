@@ -5,6 +5,7 @@ use super::align::Step;
 use super::context::Ctx;
 use super::edges;
 use super::merge::{Clash, Sides};
+use super::normalize::invisible;
 use super::outcome::{Adjustment, PlannedEdit};
 use super::places::{Place, Prepared};
 use super::refusal::{ConflictReason, Refusal, Unfound};
@@ -159,6 +160,14 @@ pub(crate) fn edit(
                 .collect(),
             elided: prepared.search_markers.iter().any(|m| *m),
             takes_break_before: rendered.text.is_empty(),
+            invisible_written: {
+                let had = &ctx.text[span.clone()];
+                rendered
+                    .text
+                    .chars()
+                    .filter(|c| invisible(*c) && !had.contains(*c))
+                    .collect()
+            },
             splice: rendered.range.clone(),
             region: span,
         };

@@ -18,6 +18,8 @@
 //!   43→    }                }
 //! ```
 
+use super::normalize::invisible;
+
 /// A trace the caller's text can carry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Artifact {
@@ -27,6 +29,9 @@ pub(crate) enum Artifact {
     JsonEscapes,
     /// `<`, `>` and `&` came as HTML entities.
     HtmlEntities,
+    /// Invisible characters (a soft hyphen, a zero-width space, a
+    /// byte-order mark) the file has none of.
+    Invisible,
 }
 
 impl Artifact {
@@ -36,6 +41,7 @@ impl Artifact {
             Artifact::LineNumbers => "line numbers",
             Artifact::JsonEscapes => "JSON escapes",
             Artifact::HtmlEntities => "HTML entities",
+            Artifact::Invisible => "invisible characters",
         }
     }
 }
@@ -109,6 +115,26 @@ pub(crate) fn readings(search: &str, new: &str) -> Result<Vec<Reading>, Partial>
         });
     }
     Ok(out)
+}
+
+/// `search` and `new` without the invisible characters (see
+/// [`super::normalize::invisible`]) that `search` has and `file` has none
+/// of: they came with the caller's text, and lines are compared without
+/// them, so they would reach the file unseen. `None` when there are none.
+pub(crate) fn without_invisible(search: &str, new: &str, file: &str) -> Option<(String, String)> {
+    let mut foreign: Vec<char> = search.chars().filter(|c| invisible(*c)).collect();
+    foreign.sort_unstable();
+    foreign.dedup();
+    foreign.retain(|c| !file.contains(*c));
+    if foreign.is_empty() {
+        return None;
+    }
+    let strip = |t: &str| {
+        t.chars()
+            .filter(|c| !foreign.contains(c))
+            .collect::<String>()
+    };
+    Some((strip(search), strip(new)))
 }
 
 /// How a viewer separates a line's number from its text.

@@ -185,9 +185,6 @@ fn typo_pairs<'a>(ta: &[&'a str], tb: &[&'a str]) -> Option<Vec<(&'a str, &'a st
     Some(pairs)
 }
 
-/// The words of the canonical line `search` that are typos of the words of
-/// `file` in the same places, as (search word, file word); empty unless the
-/// lines are alike up to such typos.
 /// How many numbers of one line the other does not hold (the larger count
 /// of the two sides): a line whose numbers changed is no stale memory of the
 /// same line but evidence of another block (generated or copied blocks

@@ -36,6 +36,12 @@ fn fold(c: char) -> Folded {
     }
 }
 
+/// Whether `c` is a character the canonical form drops (zero-width spaces
+/// and joiners, the byte-order mark, the soft hyphen): one nobody sees.
+pub(crate) fn invisible(c: char) -> bool {
+    matches!(fold(c), Folded::Drop)
+}
+
 /// Whether a line of ASCII text is already canonical apart from its ends, so the
 /// canonical form can borrow from it.
 fn ascii_needs_work(trimmed: &[u8]) -> bool {

@@ -144,15 +144,23 @@ fn keep_missing_final_newline(text: &str, edits: &mut [PlannedEdit]) {
 /// alike copy under `replace_all`).
 fn tolerant(ctx: &Ctx<'_, '_>) -> Result<Plan, Refusal> {
     let request = ctx.request;
-    let readings = artifacts::readings(request.search, request.replacement).map_err(|partial| {
-        Refusal::NotFound {
-            best: None,
-            diff: String::new(),
-            threshold: ctx.threshold(),
-            equally_close: Vec::new(),
-            reason: Some(Box::new(Unfound::Inconsistent { seen: partial.seen })),
-        }
+    let visible = artifacts::without_invisible(request.search, request.replacement, ctx.text);
+    let (search, new) = match &visible {
+        Some((s, n)) => (s.as_str(), n.as_str()),
+        None => (request.search, request.replacement),
+    };
+    let mut readings = artifacts::readings(search, new).map_err(|partial| Refusal::NotFound {
+        best: None,
+        diff: String::new(),
+        threshold: ctx.threshold(),
+        equally_close: Vec::new(),
+        reason: Some(Box::new(Unfound::Inconsistent { seen: partial.seen })),
     })?;
+    if visible.is_some() {
+        for r in &mut readings {
+            r.undone.insert(0, artifacts::Artifact::Invisible);
+        }
+    }
     let prepared: Vec<Prepared<'_>> = readings.iter().map(|r| Prepared::new(r, ctx)).collect();
     let mut places: Vec<Place> = Vec::new();
     for (k, p) in prepared.iter().enumerate() {

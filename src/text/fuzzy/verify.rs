@@ -13,6 +13,12 @@
 //! - every line `new_content` adds is in the region afterwards;
 //! - no line `search_context` removes is left in more copies than
 //!   `new_content` has;
+//! - no slip reaches the file: where a line of `search_context` reads the
+//!   file's line with a slip, no line the plan writes has the slip's
+//!   characters (or, for a longer difference, the caller's version), since
+//!   what garbled the one may have garbled the other;
+//! - no invisible character (a zero-width space, a soft hyphen) is written
+//!   where the region has none: lines are compared without them;
 //! - nothing outside the region changes.
 //!
 //! A plan that fails is refused, never written. This is the net for the
@@ -119,6 +125,9 @@ pub(crate) struct Check<'a> {
     /// Whether the splice may reach back over the line break before the
     /// region (the last lines of a file without a final newline removed).
     pub takes_break_before: bool,
+    /// Invisible characters (see [`super::normalize::invisible`]) the plan
+    /// would write that the region does not have.
+    pub invisible_written: Vec<char>,
 }
 
 impl Check<'_> {
@@ -135,6 +144,15 @@ impl Check<'_> {
         let new = counts(self.new.iter().copied());
         let added = beyond(&after, &before);
         let removed = beyond(&before, &after);
+        // Lines are compared without them, so they are noise for the match;
+        // the file must not get them that way.
+        if let Some(c) = self.invisible_written.first() {
+            return Err(format!(
+                "it would write an invisible character (U+{:04X}) the matched lines do not have; copy the lines without it",
+                *c as u32
+            ));
+        }
+        self.no_slip_written(&added)?;
         let mut caller_added = beyond(&new, &search);
         let mut caller_removed = beyond(&search, &new);
 
@@ -217,6 +235,97 @@ impl Check<'_> {
 }
 
 impl Check<'_> {
+    /// Refuses when a line the plan writes carries a slip of the caller's. A
+    /// search line that reads the file's line with a slip (`trwe` for
+    /// `true`, `kin2` for `kind`) shows that the caller's text was garbled
+    /// there, by a slip of the hand or by a systematic swap that one
+    /// instance cannot tell apart, and the same may have garbled the lines
+    /// it writes (`limits_neu` for `limits_new`). A slip of a character or
+    /// two taints those characters, unless a line copied exactly has them;
+    /// a longer difference (a name the file changed since, a stale line)
+    /// taints the caller's version of it. A
+    /// tainted line, written, could be a wrong edit nobody sees; refused,
+    /// the caller copies the line again.
+    fn no_slip_written(&self, added: &[&str]) -> Result<(), String> {
+        let misread = self.search.iter().filter_map(|s| {
+            if self.before.contains(s) {
+                return None;
+            }
+            // The file's line the caller read as `s`: the stale line the
+            // plan forgave, or a line alike up to typos.
+            self.stale
+                .iter()
+                .find(|(caller, _)| caller == s)
+                .map(|&(_, file)| (*s, file))
+                .or_else(|| {
+                    self.before
+                        .iter()
+                        .find(|f| likeness(s, f) == Likeness::Noise)
+                        .map(|f| (*s, *f))
+                })
+        });
+        // A character the caller copied right on some line is not one its
+        // text garbles throughout: a slip on it is a slip of the hand,
+        // which the lines it writes need not share. A systematic swap
+        // leaves no line with the character right.
+        let vouched: Vec<char> = self
+            .search
+            .iter()
+            .filter(|s| self.before.contains(s))
+            .flat_map(|s| s.chars())
+            .collect();
+        for (s, f) in misread {
+            // A caller whose new_content spells the file's word right where
+            // the search misspells it (`totl` in the search, `total` in
+            // new_content) slipped by hand, not through its channel.
+            let mine: Vec<&str> = s.split(' ').collect();
+            let fixed: Vec<&str> = f
+                .split(' ')
+                .filter(|w| w.len() > 1 && !mine.contains(w))
+                .collect();
+            if self
+                .new
+                .iter()
+                .any(|n| n.split(' ').any(|w| fixed.contains(&w)))
+            {
+                continue;
+            }
+            let (a, b): (Vec<char>, Vec<char>) = (s.chars().collect(), f.chars().collect());
+            for op in capture_diff_slices(Algorithm::Myers, &a, &b) {
+                if let DiffOp::Equal { .. } = op {
+                    continue;
+                }
+                let (mine, theirs) = (&a[op.old_range()], &b[op.new_range()]);
+                let slip: String = mine.iter().collect();
+                let tainted = |line: &str| -> Option<String> {
+                    if mine.len() <= 2 && theirs.len() <= 2 {
+                        line.chars()
+                            .find(|c| {
+                                !c.is_whitespace()
+                                    && (mine.contains(c) || theirs.contains(c))
+                                    && !vouched.contains(c)
+                            })
+                            .map(String::from)
+                    } else {
+                        let slip = slip.trim();
+                        (!slip.is_empty() && line.contains(slip)).then(|| slip.to_string())
+                    }
+                };
+                for line in added {
+                    if let Some(what) = tainted(line) {
+                        return Err(format!(
+                            "search_context reads `{}` where the file has `{}`, and `{}`, which it would write, has `{what}` too: the same slip may be in it",
+                            brief(s),
+                            brief(f),
+                            brief(line)
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Every line the plan writes that the file did not have stands between
     /// the lines `new_content` puts it between: the same lines in another
     /// order are another edit.
@@ -308,8 +417,69 @@ mod tests {
             region: 10..20,
             elided: true,
             takes_break_before: false,
+            invisible_written: Vec::new(),
         }
         .run()
+    }
+
+    #[test]
+    fn a_slip_on_a_line_the_caller_keeps_must_not_be_in_the_lines_it_writes() {
+        // `u` and `w` swapped throughout the caller's text: `true` reads
+        // `trwe`, and the line written, `limits_neu`, was `limits_new`.
+        let before = ["enabled: true", "limits:", "memory: 1"];
+        let search = ["enabled: trwe", "limits:", "memory: 1"];
+        let new = ["enabled: trwe", "limits_neu:", "memory: 1"];
+        let after = ["enabled: true", "limits_neu:", "memory: 1"];
+        let refused = check(&before, &after, &search, &new).unwrap_err();
+        assert!(
+            refused.contains("reads `enabled: trwe` where the file has `enabled: true`"),
+            "{refused}"
+        );
+        assert!(
+            refused.contains("`limits_neu:`, which it would write, has `u` too"),
+            "{refused}"
+        );
+        // A line written without the slip's characters is no suspect.
+        let new = ["enabled: trwe", "limits_next:", "memory: 1"];
+        let after = ["enabled: true", "limits_next:", "memory: 1"];
+        assert_eq!(check(&before, &after, &search, &new), Ok(()));
+    }
+
+    #[test]
+    fn a_slip_of_the_hand_on_a_character_copied_right_elsewhere_taints_nothing() {
+        // `retrun` is a slip: `u` and `r` are right on the other lines, so
+        // the caller's text does not garble them throughout.
+        let before = ["let sum = run(a);", "return sum;", "done();"];
+        let search = ["let sum = run(a);", "retrun sum;", "done();"];
+        let new = ["let sum = run(a) + run(b);", "retrun sum;", "done();"];
+        let after = ["let sum = run(a) + run(b);", "return sum;", "done();"];
+        assert_eq!(check(&before, &after, &search, &new), Ok(()));
+    }
+
+    #[test]
+    fn invisible_characters_the_region_lacks_are_never_written() {
+        let mut c = Check {
+            before: vec!["a"],
+            after: vec!["b"],
+            search: vec!["a"],
+            new: vec!["b"],
+            new_order: vec!["b"],
+            stale: vec![],
+            nearby: vec!["a"],
+            nearby_after: vec!["b"],
+            splice: 0..2,
+            region: 0..2,
+            elided: false,
+            takes_break_before: false,
+            invisible_written: vec!['\u{ad}'],
+        };
+        let refused = c.run().unwrap_err();
+        assert!(
+            refused.contains("invisible character (U+00AD)"),
+            "{refused}"
+        );
+        c.invisible_written.clear();
+        assert_eq!(c.run(), Ok(()));
     }
 
     #[test]
@@ -323,15 +493,26 @@ mod tests {
             ),
             Ok(())
         );
-        // A typo in the search, a stale line the caller keeps.
+        // A typo in the search, a stale line the caller keeps (the typo's
+        // `a` copied right on another line: a slip of the hand).
         assert_eq!(
+            check(
+                &["let total = 1 ;", "go ( a )", "now ( )"],
+                &["let total = 2 ;", "go ( a )", "now ( )"],
+                &["let totl = 1 ;", "go ( a )", "then ( )"],
+                &["let totl = 2 ;", "go ( a )", "then ( )"]
+            ),
+            Ok(())
+        );
+        // With `a` nowhere right, the line written may carry the slip.
+        assert!(
             check(
                 &["let total = 1 ;", "go ( )", "now ( )"],
                 &["let total = 2 ;", "go ( )", "now ( )"],
                 &["let totl = 1 ;", "go ( )", "then ( )"],
                 &["let totl = 2 ;", "go ( )", "then ( )"]
-            ),
-            Ok(())
+            )
+            .is_err()
         );
     }
 
@@ -382,6 +563,7 @@ mod tests {
             region: 10..20,
             elided: false,
             takes_break_before: false,
+            invisible_written: Vec::new(),
         };
         assert!(c.run().is_err());
     }
@@ -423,6 +605,7 @@ mod tests {
             region: 10..20,
             elided: false,
             takes_break_before: false,
+            invisible_written: Vec::new(),
         };
         let err = c.run().unwrap_err();
         assert!(err.contains("would remove"), "{err}");
