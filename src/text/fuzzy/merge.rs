@@ -345,12 +345,15 @@ impl Sides<'_, '_> {
             merged.out.extend(r.clone().map(Out::Disk));
             (s0, t0, f0) = (s + 1, t + 1, r.end);
         }
-        // A line remembered stale is forgiven only beside kept lines the file
-        // confirms: with none, nothing says this is the caller's block.
+        // A line remembered stale is forgiven only beside a kept line the
+        // file confirms and has nowhere else: `}` or `Unit,` confirm any
+        // block, and a look-alike left where the caller's block was deleted
+        // has them all.
         let confirmed = (0..bk.len()).any(|s| {
             theirs_of[s].is_some()
                 && !self.base[s].is_blank()
-                && matches!(ours[s], Ours::Pair(_, Likeness::Same | Likeness::Noise))
+                && matches!(ours[s], Ours::Pair(f, Likeness::Same | Likeness::Noise)
+                    if self.file.iter().filter(|row| row.key == self.file[f].key).count() == 1)
         });
         if kept_differ.len() > COSTS.stale_kept || (!kept_differ.is_empty() && !confirmed) {
             return Err(Clash::KeptDiffer(kept_differ));

@@ -69,6 +69,19 @@ fn a_stale_line_the_caller_keeps_stays_as_the_file_has_it() {
 }
 
 #[test]
+fn a_stale_line_confirmed_only_by_lines_found_all_over_the_file_is_another_block() {
+    // The caller's block (`&'a (U)`) was deleted; its sibling with `mut`
+    // is left, and `},`, `Unit,` and `}` are in every such block.
+    let file = "enum A {\n    y: &'a mut (T),\n    },\n    Unit,\n}\nenum B {\n    x: &'a mut (U),\n    },\n    Unit,\n}\n";
+    let got = merge(
+        file,
+        "    x: &'a (U),\n    },\n    Unit,\n}\n",
+        "    x: &'a (U),\n    },\n    Unit,\n}\n#[doc(hidden_next)]\n",
+    );
+    assert!(matches!(got.unwrap_err(), Clash::KeptDiffer(v) if v.len() == 1));
+}
+
+#[test]
 fn a_change_to_a_line_that_reads_otherwise_on_disk_is_a_conflict() {
     let got = merge(
         "one();\ntwo(1);\nthree();\n",
