@@ -211,7 +211,7 @@ fn shape(kind: u8, unit: &str, body: &str, depth: usize, step: usize, count: usi
         }
         // An indentation staircase, the unit on each step.
         1 => {
-            let mut text = staircase(unit, depth, step);
+            let mut text = staircase(unit, "", depth, step);
             text.push_str(body);
             text
         }
@@ -219,16 +219,7 @@ fn shape(kind: u8, unit: &str, body: &str, depth: usize, step: usize, count: usi
         // brackets closed on lines of their own or not.
         2 => {
             let (open, close) = PAIRS[(step / 6) % PAIRS.len()];
-            let mut text = String::new();
-            for level in 0..depth {
-                if text.len() > MAX_BUILD {
-                    break;
-                }
-                text.push_str(&indent(level, step));
-                text.push_str(unit);
-                text.push_str(open);
-                text.push('\n');
-            }
+            let mut text = staircase(unit, open, depth, step);
             text.push_str(body);
             text.push('\n');
             if !open_ended {
@@ -274,7 +265,7 @@ fn shape(kind: u8, unit: &str, body: &str, depth: usize, step: usize, count: usi
         // A staircase with a string, bracket, block scalar, tag or heredoc
         // opened `count` times on its deepest step.
         5 => {
-            let mut text = staircase(unit, depth, step);
+            let mut text = staircase(unit, "", depth, step);
             text.push_str(&indent(depth, step));
             text.push_str(&repeat(OPENERS[(step / 6) % OPENERS.len()], count));
             text.push('\n');
@@ -286,8 +277,9 @@ fn shape(kind: u8, unit: &str, body: &str, depth: usize, step: usize, count: usi
     }
 }
 
-/// `depth` lines, each the unit indented one step deeper than the last.
-fn staircase(unit: &str, depth: usize, step: usize) -> String {
+/// `depth` lines, each the unit (then `tail`) indented one step deeper than
+/// the last.
+fn staircase(unit: &str, tail: &str, depth: usize, step: usize) -> String {
     let mut text = String::new();
     for level in 0..depth {
         if text.len() > MAX_BUILD {
@@ -295,6 +287,7 @@ fn staircase(unit: &str, depth: usize, step: usize) -> String {
         }
         text.push_str(&indent(level, step));
         text.push_str(unit);
+        text.push_str(tail);
         text.push('\n');
     }
     text
