@@ -353,7 +353,7 @@ impl Sides<'_, '_> {
             theirs_of[s].is_some()
                 && !self.base[s].is_blank()
                 && matches!(ours[s], Ours::Pair(f, Likeness::Same | Likeness::Noise)
-                    if self.file.iter().filter(|row| row.key == self.file[f].key).count() == 1)
+                    if self.file.iter().filter(|row| row.key == self.file[f].key).take(2).count() == 1)
         });
         if kept_differ.len() > COSTS.stale_kept || (!kept_differ.is_empty() && !confirmed) {
             return Err(Clash::KeptDiffer(kept_differ));
