@@ -10,7 +10,7 @@ use super::outcome::{Adjustment, PlannedEdit};
 use super::places::{Place, Prepared};
 use super::refusal::{ConflictReason, Refusal, Unfound};
 use super::render::Region;
-use super::verify::{Check, keys, keys_of, order_of};
+use super::verify::{Check, Spacing, keys, keys_of, lines_of, order_of};
 
 /// How a place was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -170,6 +170,22 @@ pub(crate) fn edit(
             },
             splice: rendered.range.clone(),
             region: span,
+            spacing: Spacing {
+                search: lines_of(&fitted.base, &fitted.base_markers),
+                new: lines_of(&fitted.theirs, &fitted.theirs_markers),
+                before: lines_of(&ctx.file[region.clone()], &vec![false; region.len()]),
+                after: lines_of(&after_rows, &vec![false; after_rows.len()]),
+            },
+            outside_once: (around.start..region.start)
+                .chain(region.end..around.end)
+                .filter(|&k| {
+                    let key = ctx.file[k].key.as_str();
+                    !ctx.file[k].is_blank()
+                        && fitted.theirs.iter().any(|r| r.key == key)
+                        && ctx.file.iter().filter(|r| r.key == key).take(2).count() == 1
+                })
+                .map(|k| (ctx.file[k].key.as_str(), k + 1))
+                .collect(),
         };
         if let Err(problem) = check.run() {
             let edit = ctx.edit(&region, rendered, adjustments, score);

@@ -95,15 +95,17 @@ impl<'t, 'r> Ctx<'t, 'r> {
         score: f64,
     ) -> PlannedEdit {
         let span = self.span(lines);
-        let start = span.start.min(rendered.range.start);
-        let before = self.text[start..span.end].to_string();
+        // The matched lines as they are and as they will be: a splice that
+        // reaches back over the line break before them (the last lines of a
+        // file without a final newline removed) still leaves them empty.
+        let before = self.text[span.clone()].to_string();
         let after = format!(
             "{}{}{}",
-            &self.text[start..rendered.range.start],
+            &self.text[span.start..rendered.range.start.max(span.start)],
             rendered.text,
             &self.text[rendered.range.end..span.end]
         );
-        let first = self.index.line_of_offset(start);
+        let first = self.index.line_of_offset(span.start);
         PlannedEdit {
             kind: Adjustment::kind_of(&adjustments),
             adjustments,

@@ -579,6 +579,21 @@ impl Sides<'_, '_> {
                 .filter(|&t| self.theirs[t].is_blank() && base_of[t].is_none())
                 .count();
             let mut reused: Vec<usize> = spare.drain(..added_blanks.min(spare.len())).collect();
+            // Then the file's blank lines of those the caller drops here: of
+            // equal blank lines the diff may count one kept in a chunk before
+            // and this one dropped, and a blank line dropped and one added is
+            // the file's blank line, with its bytes.
+            let dropped = c.base.clone().filter_map(|s| match ours[s] {
+                Ours::Pair(f, _)
+                    if self.base[s].is_blank()
+                        && !c.theirs.clone().any(|t| base_of[t] == Some(s)) =>
+                {
+                    Some(f)
+                }
+                _ => None,
+            });
+            reused.extend(dropped.take(added_blanks - reused.len()));
+            reused.sort_unstable();
             reused.reverse();
             // Those before every line the search pairs keep their place at
             // the top: the caller's lines take the places of the lines after.

@@ -33,6 +33,10 @@ use super::costs::COSTS;
 use super::likeness::{Likeness, likeness};
 use super::rows::Row;
 
+mod blank_runs;
+
+pub(crate) use blank_runs::Spacing;
+
 /// The keys of the lines with text, with how often each occurs.
 fn counts<'a>(keys: impl Iterator<Item = &'a str>) -> HashMap<&'a str, usize> {
     let mut out = HashMap::new();
@@ -128,6 +132,11 @@ pub(crate) struct Check<'a> {
     /// Invisible characters (see [`super::normalize::invisible`]) the plan
     /// would write that the region does not have.
     pub invisible_written: Vec<char>,
+    /// The four texts with their blank lines.
+    pub spacing: Spacing<'a>,
+    /// Lines within the search's reach outside the region that the file has
+    /// once and `new_content` has too, as (key, line number).
+    pub outside_once: Vec<(&'a str, usize)>,
 }
 
 impl Check<'_> {
@@ -153,6 +162,24 @@ impl Check<'_> {
             ));
         }
         self.no_slip_written(&added)?;
+        // A line read as a stale version of the file's line is that line
+        // only if the caller does not know the file's line as another one.
+        if let Some((caller, file)) = self.stale.iter().find(|(_, f)| self.new.contains(f)) {
+            return Err(format!(
+                "it reads `{}` as the file's `{}`, which new_content has as a line of its own",
+                brief(caller),
+                brief(file)
+            ));
+        }
+        // A line the caller writes that the file has once, just outside the
+        // lines matched, shows the caller's block there: the plan would
+        // write it twice, or read the caller's copy of it as another line.
+        if let Some((line, n)) = self.outside_once.first() {
+            return Err(format!(
+                "`{}`, which new_content has, is line {n} of the file, just outside the lines matched: search_context seems to leave out the lines up to it",
+                brief(line)
+            ));
+        }
         let mut caller_added = beyond(&new, &search);
         let mut caller_removed = beyond(&search, &new);
 
@@ -208,6 +235,18 @@ impl Check<'_> {
                 }
             }
         }
+        // A line the caller writes exactly as the region has it stays, as
+        // many times as both have it: a look-alike left in its place (`#
+        // comment` for `#comment`) is another line.
+        for (line, n) in &new {
+            let kept = (*n).min(before.get(line).copied().unwrap_or(0));
+            if after.get(line).copied().unwrap_or(0) < kept {
+                return Err(format!(
+                    "`{}`, which new_content has as the file has it, would be removed",
+                    brief(line)
+                ));
+            }
+        }
         for line in &caller_added {
             if copies(&self.after, line) == 0 {
                 return Err(format!(
@@ -217,6 +256,7 @@ impl Check<'_> {
             }
         }
         self.in_place()?;
+        self.spacing.check()?;
         // Around the region too: a line the caller removes that the plan
         // leaves just outside it was the caller's line, and the plan's place
         // is not the caller's.
@@ -385,6 +425,19 @@ pub(crate) fn order_of<'a>(rows: &'a [Row<'a>], markers: &[bool]) -> Vec<&'a str
         .collect()
 }
 
+/// The keys of rows in order, blank lines as `""` and markers as
+/// [`MARKER`].
+pub(crate) fn lines_of<'a>(rows: &'a [Row<'a>], markers: &[bool]) -> Vec<&'a str> {
+    rows.iter()
+        .zip(markers)
+        .map(|(r, m)| match (*m, r.is_blank()) {
+            (true, _) => MARKER,
+            (false, true) => "",
+            (false, false) => r.key.as_str(),
+        })
+        .collect()
+}
+
 /// The keys of rows, markers and blank lines left out.
 pub(crate) fn keys_of<'a>(rows: &'a [Row<'a>], markers: &[bool]) -> Vec<&'a str> {
     rows.iter()
@@ -397,6 +450,15 @@ pub(crate) fn keys_of<'a>(rows: &'a [Row<'a>], markers: &[bool]) -> Vec<&'a str>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn no_spacing() -> Spacing<'static> {
+        Spacing {
+            search: vec![],
+            new: vec![],
+            before: vec![],
+            after: vec![],
+        }
+    }
 
     fn check<'a>(
         before: &[&'a str],
@@ -418,6 +480,8 @@ mod tests {
             elided: true,
             takes_break_before: false,
             invisible_written: Vec::new(),
+            spacing: no_spacing(),
+            outside_once: Vec::new(),
         }
         .run()
     }
@@ -472,6 +536,8 @@ mod tests {
             elided: false,
             takes_break_before: false,
             invisible_written: vec!['\u{ad}'],
+            spacing: no_spacing(),
+            outside_once: Vec::new(),
         };
         let refused = c.run().unwrap_err();
         assert!(
@@ -513,6 +579,85 @@ mod tests {
                 &["let totl = 2 ;", "go ( )", "then ( )"]
             )
             .is_err()
+        );
+    }
+
+    #[test]
+    fn a_line_of_new_content_the_file_has_once_just_outside_the_region_fails() {
+        // The caller's block is further on: its line is there, once.
+        let mut c = Check {
+            before: vec!["fn a() {", "call_a();"],
+            after: vec!["fn a() {", "call_a();", "extra();"],
+            search: vec!["fn a() {", "call_b();"],
+            new: vec!["fn a() {", "call_b();", "extra();"],
+            new_order: vec!["fn a() {", "call_b();", "extra();"],
+            stale: vec![("call_b();", "call_a();")],
+            nearby: vec!["fn a() {", "call_a();", "}", "call_b();"],
+            nearby_after: vec!["fn a() {", "call_a();", "extra();", "}", "call_b();"],
+            splice: 10..20,
+            region: 10..20,
+            elided: false,
+            takes_break_before: false,
+            invisible_written: Vec::new(),
+            spacing: no_spacing(),
+            outside_once: vec![("call_b();", 4)],
+        };
+        let err = c.run().unwrap_err();
+        assert!(
+            err.contains("`call_b();`, which new_content has, is line 4 of the file"),
+            "{err}"
+        );
+        c.outside_once.clear();
+        assert_eq!(c.run(), Ok(()));
+    }
+
+    #[test]
+    fn a_line_new_content_has_as_the_file_has_it_is_never_removed() {
+        // Two lines alike up to a typo (`#comment`, `# comment`): the plan
+        // keeps the look-alike and drops the line the caller wrote out.
+        let before = ["x = \"#comment\"", "x = \"# comment\"", "end"];
+        let search = ["x = \"#cofment\"", "x = \"# comment\"", "end"];
+        let new = ["x = \"#comment\"", "y = \"# comment\"", "end"];
+        let after = ["x = \"# comment\"", "y = \"# comment\"", "end"];
+        let err = check(&before, &after, &search, &new).unwrap_err();
+        assert!(
+            err.contains(
+                "`x = \"#comment\"`, which new_content has as the file has it, would be removed"
+            ),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_stale_line_whose_file_version_new_content_has_is_two_lines() {
+        let mut c = Check {
+            before: vec!["a", "ptr(\"/one/1\")", "b"],
+            after: vec!["a", "ptr(\"/one/1\")", "ptr(\"/one/1\")", "b"],
+            search: vec!["a", "ptr(\"/\")", "b"],
+            new: vec!["a", "ptr(\"/\")", "ptr(\"/one/1\")", "b"],
+            new_order: vec!["a", "ptr(\"/\")", "ptr(\"/one/1\")", "b"],
+            stale: vec![("ptr(\"/\")", "ptr(\"/one/1\")")],
+            nearby: vec![],
+            nearby_after: vec![],
+            splice: 10..20,
+            region: 10..20,
+            elided: false,
+            takes_break_before: false,
+            invisible_written: Vec::new(),
+            spacing: no_spacing(),
+            outside_once: Vec::new(),
+        };
+        let err = c.run().unwrap_err();
+        assert!(
+            err.contains("which new_content has as a line of its own"),
+            "{err}"
+        );
+        c.stale.clear();
+        assert!(
+            !c.run()
+                .err()
+                .unwrap_or_default()
+                .contains("line of its own")
         );
     }
 
@@ -564,6 +709,8 @@ mod tests {
             elided: false,
             takes_break_before: false,
             invisible_written: Vec::new(),
+            spacing: no_spacing(),
+            outside_once: Vec::new(),
         };
         assert!(c.run().is_err());
     }
@@ -606,6 +753,8 @@ mod tests {
             elided: false,
             takes_break_before: false,
             invisible_written: Vec::new(),
+            spacing: no_spacing(),
+            outside_once: Vec::new(),
         };
         let err = c.run().unwrap_err();
         assert!(err.contains("would remove"), "{err}");

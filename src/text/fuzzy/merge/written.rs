@@ -120,6 +120,7 @@ impl Sides<'_, '_> {
         if rewrites && same < 2 * rewritten {
             return None;
         }
+        let blanks = self.written_blanks(c, &matched);
         Some(
             c.theirs
                 .clone()
@@ -129,10 +130,52 @@ impl Sides<'_, '_> {
                         t,
                         anchor: Some(Anchor::Rewrites { f: *f }),
                     },
-                    None => Out::New { t, anchor: None },
+                    None => match blanks.iter().find(|(tt, _)| *tt == t) {
+                        Some(&(_, f)) => Out::Disk(f),
+                        None => Out::New { t, anchor: None },
+                    },
                 })
                 .collect(),
         )
+    }
+
+    /// Theirs' blank lines that stand for the file's, as (theirs' line,
+    /// file line): between two lines written out, the blank lines at either
+    /// end of theirs take the file's there, in order, so that a blank line
+    /// the caller writes out keeps the file's bytes (its spaces).
+    fn written_blanks(&self, c: &Chunk, matched: &[(usize, usize)]) -> Vec<(usize, usize)> {
+        let mut bounds = vec![(c.theirs.start, c.ours.start)];
+        bounds.extend(matched.iter().map(|&(t, f)| (t + 1, f + 1)));
+        let mut ends: Vec<(usize, usize)> = matched.to_vec();
+        ends.push((c.theirs.end, c.ours.end));
+        let mut out = Vec::new();
+        for (&(t0, f0), &(t1, f1)) in bounds.iter().zip(&ends) {
+            // Every line of the file in between is blank: the lines of text
+            // are all matched.
+            let file: Vec<usize> = (f0..f1).collect();
+            let theirs: Vec<usize> = (t0..t1).collect();
+            let blank = |t: &&usize| self.theirs[**t].is_blank();
+            let lead = theirs.iter().take_while(blank).count().min(file.len());
+            out.extend(
+                theirs[..lead]
+                    .iter()
+                    .copied()
+                    .zip(file[..lead].iter().copied()),
+            );
+            let trail = theirs[lead..]
+                .iter()
+                .rev()
+                .take_while(blank)
+                .count()
+                .min(file.len() - lead);
+            out.extend(
+                theirs[theirs.len() - trail..]
+                    .iter()
+                    .copied()
+                    .zip(file[file.len() - trail..].iter().copied()),
+            );
+        }
+        out
     }
 }
 

@@ -1,0 +1,248 @@
+//! The re-read's rule for blank lines: before each line the caller keeps,
+//! the region afterwards has the file's blank lines where the caller left the
+//! search's count alone, and the caller's count where it changed it.
+//!
+//! Lines of text are compared as keys, so a blank line more or less is
+//! invisible to the rest of the re-read; yet a blank line written where the
+//! caller's search only misremembered one (or one dropped that the caller
+//! never touched) changes the file the caller did not ask to change.
+//!
+//! ```text
+//! search        new           file          after
+//! ...           #[repr(u32)]  #[repr(u32)]  #[repr(u32)]
+//!                                           <- refused: the caller kept the
+//! pub enum E {  pub enum E {  pub enum E {     search's one blank line, the
+//!                                              file has none
+//! ```
+
+use similar::{Algorithm, DiffOp, capture_diff_slices};
+
+use super::MARKER;
+use crate::text::fuzzy::costs::COSTS;
+
+/// The four texts line by line: a blank line as `""`, a marker as any line
+/// of text.
+pub(crate) struct Spacing<'a> {
+    pub search: Vec<&'a str>,
+    pub new: Vec<&'a str>,
+    pub before: Vec<&'a str>,
+    pub after: Vec<&'a str>,
+}
+
+/// Indices of the lines of text.
+fn texts(lines: &[&str]) -> Vec<usize> {
+    (0..lines.len()).filter(|&i| !lines[i].is_empty()).collect()
+}
+
+/// The lines of text of `a` and `b` that a line diff keeps, as indices into
+/// `a` and `b`; with `rewritten`, also those it replaces, each by the line
+/// most alike (at least `paired_rewrite`) after the last one paired.
+fn kept(a: &[&str], b: &[&str], rewritten: bool) -> Vec<(usize, usize)> {
+    let (ta, tb) = (texts(a), texts(b));
+    let ka: Vec<&str> = ta.iter().map(|&i| a[i]).collect();
+    let kb: Vec<&str> = tb.iter().map(|&i| b[i]).collect();
+    let mut out = Vec::new();
+    for op in capture_diff_slices(Algorithm::Patience, &ka, &kb) {
+        let (old, new) = (op.old_range(), op.new_range());
+        match op {
+            DiffOp::Equal { .. } => out.extend(old.zip(new).map(|(i, j)| (ta[i], tb[j]))),
+            DiffOp::Replace { .. } if rewritten => {
+                let mut next = new.start;
+                for i in old {
+                    let like = |j: usize| rapidfuzz::fuzz::ratio(ka[i].chars(), kb[j].chars());
+                    let best = (next..new.end)
+                        .filter(|&j| like(j) >= COSTS.paired_rewrite)
+                        .max_by(|&x, &y| like(x).total_cmp(&like(y)));
+                    if let Some(j) = best {
+                        out.push((ta[i], tb[j]));
+                        next = j + 1;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The blank lines just before line `i` (`after` false) or just after it,
+/// with the index of the line of text beyond them, or `None` where they
+/// reach the edge of the text (the region's edge, which the texts do not
+/// show).
+fn run_beside(lines: &[&str], i: usize, after: bool) -> Option<(usize, usize)> {
+    let beyond: Option<usize> = if after {
+        (i + 1..lines.len()).find(|&k| !lines[k].is_empty())
+    } else {
+        (0..i).rev().find(|&k| !lines[k].is_empty())
+    };
+    beyond.map(|k| (k.abs_diff(i) - 1, k))
+}
+
+impl Spacing<'_> {
+    /// `Ok` when every line the caller keeps has the blank lines before it
+    /// that the caller meant; else which line does not.
+    pub(crate) fn check(&self) -> Result<(), String> {
+        self.kept_lines()?;
+        self.written_out()
+    }
+
+    /// The runs beside the lines the caller keeps or rewrites.
+    fn kept_lines(&self) -> Result<(), String> {
+        let on_disk = kept(&self.search, &self.before, true);
+        let written = kept(&self.new, &self.after, false);
+        let pairs = kept(&self.search, &self.new, true);
+        for &(s, n) in &pairs {
+            let Some(&(_, b)) = on_disk.iter().find(|p| p.0 == s) else {
+                continue;
+            };
+            let Some(&(_, a)) = written.iter().find(|p| p.0 == n) else {
+                continue;
+            };
+            for after in [false, true] {
+                let runs = (
+                    run_beside(&self.search, s, after),
+                    run_beside(&self.new, n, after),
+                    run_beside(&self.before, b, after),
+                    run_beside(&self.after, a, after),
+                );
+                let (Some(searched), Some(wanted), Some(had), Some((got, _))) = runs else {
+                    continue;
+                };
+                // Only a run between the same two lines is the same run: the
+                // caller's neighbour there is the search's, or one the file
+                // has there, written out where the search has a marker.
+                let same = pairs.contains(&(searched.1, wanted.1))
+                    || (self.search[searched.1] == MARKER
+                        && self.new[wanted.1] == self.before[had.1]);
+                if !same {
+                    continue;
+                }
+                let (searched, wanted, had) = (searched.0, wanted.0, had.0);
+                let meant = if wanted == searched { had } else { wanted };
+                if got != meant {
+                    return Err(format!(
+                        "it would leave {got} blank line{} {} `{}`, where {}",
+                        if got == 1 { "" } else { "s" },
+                        if after { "after" } else { "before" },
+                        brief(self.after[a]),
+                        if wanted == searched {
+                            format!(
+                                "the file has {had} and new_content keeps search_context's {searched}"
+                            )
+                        } else {
+                            format!("new_content has {wanted}")
+                        }
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The runs between two lines the search left out that `new_content`
+    /// writes out, next to each other as in the file: the caller never
+    /// showed what is between them, so a count other than the file's is a
+    /// guess at what the caller meant, and the edit is refused.
+    fn written_out(&self) -> Result<(), String> {
+        let shown: Vec<usize> = kept(&self.search, &self.new, true)
+            .into_iter()
+            .map(|(_, n)| n)
+            .collect();
+        let on_disk = kept(&self.new, &self.before, false);
+        let written = kept(&self.new, &self.after, false);
+        for (n, b) in on_disk.into_iter().filter(|(n, _)| !shown.contains(n)) {
+            let Some(&(_, a)) = written.iter().find(|p| p.0 == n) else {
+                continue;
+            };
+            let (Some(wanted), Some(had), Some((got, _))) = (
+                run_beside(&self.new, n, true),
+                run_beside(&self.before, b, true),
+                run_beside(&self.after, a, true),
+            ) else {
+                continue;
+            };
+            if self.new[wanted.1] != self.before[had.1] || got == had.0 {
+                continue;
+            }
+            return Err(format!(
+                "new_content writes out `{}` and `{}`, which search_context leaves out, with {} blank line{} between them where the file has {}; copy them as the file has them",
+                brief(self.new[n]),
+                brief(self.new[wanted.1]),
+                got,
+                if got == 1 { "" } else { "s" },
+                had.0
+            ));
+        }
+        Ok(())
+    }
+}
+
+fn brief(key: &str) -> String {
+    crate::text::excerpt::brief(key).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(search: &[&str], new: &[&str], before: &[&str], after: &[&str]) -> Result<(), String> {
+        Spacing {
+            search: search.to_vec(),
+            new: new.to_vec(),
+            before: before.to_vec(),
+            after: after.to_vec(),
+        }
+        .check()
+    }
+
+    #[test]
+    fn a_blank_line_only_the_search_remembers_is_not_written() {
+        let search = ["use x;", "\u{1}marker", "", "pub enum E {", "A,"];
+        let new = ["use x;", "", "#[repr(u32)]", "", "pub enum E {", "A2,"];
+        let before = ["use x;", "", "#[repr(u32)]", "pub enum E {", "A,"];
+        let wrong = ["use x;", "", "#[repr(u32)]", "", "pub enum E {", "A2,"];
+        let err = check(&search, &new, &before, &wrong).unwrap_err();
+        assert!(
+            err.contains("leave 1 blank line before `pub enum E {`, where the file has 0"),
+            "{err}"
+        );
+        let right = ["use x;", "", "#[repr(u32)]", "pub enum E {", "A2,"];
+        assert_eq!(check(&search, &new, &before, &right), Ok(()));
+    }
+
+    #[test]
+    fn the_caller_s_own_change_of_blank_lines_is_made() {
+        // The caller removes the blank line before `b`, and adds two before
+        // `c`; the file has one more before `c` than the search says.
+        let search = ["a", "", "b", "c", "d"];
+        let new = ["a", "b", "", "", "c", "d2"];
+        let before = ["a", "", "b", "", "c", "d"];
+        assert_eq!(
+            check(&search, &new, &before, &["a", "b", "", "", "c", "d2"]),
+            Ok(())
+        );
+        let err = check(&search, &new, &before, &["a", "", "b", "", "c", "d2"]).unwrap_err();
+        assert!(err.contains("after `a`, where new_content has 0"), "{err}");
+    }
+
+    #[test]
+    fn a_run_next_to_a_line_the_caller_removes_is_another_run() {
+        // The caller removes the comment after the blank line the search
+        // remembers; the file has neither the blank line nor, afterwards,
+        // the comment.
+        let search = ["if x:", "# one", "", "# two", "name = 1"];
+        let new = ["if x:", "# one", "", "name = 1"];
+        let before = ["if x:", "# one", "# two", "name = 1"];
+        let after = ["if x:", "# one", "name = 1"];
+        assert_eq!(check(&search, &new, &before, &after), Ok(()));
+    }
+
+    #[test]
+    fn runs_at_the_edges_are_not_judged() {
+        // The region's first line: what stands before it is not shown.
+        assert_eq!(
+            check(&["", "a", "b"], &["", "a", "c"], &["a", "b"], &["a", "c"]),
+            Ok(())
+        );
+    }
+}
