@@ -99,3 +99,19 @@ fn a_leading_edge_the_search_shows_as_on_disk_follows_new_content() {
         renamed().replace("    pass\n\n\nclass Full", "    pass\n\n\n\nclass Full")
     );
 }
+
+/// Removing the last line of a file without a final newline takes the line
+/// break before it; the edit still reports the matched line as it was and
+/// as it will be (empty), not the line break of the line above.
+#[test]
+fn removing_the_last_line_of_a_file_without_a_final_newline_reports_that_line() {
+    use mcp_server_text::text::fuzzy::Strategy;
+    let file = "fn a() {\n}\n    let end = line.leand spafes ";
+    let search = "            let end = line.leand spafes ";
+    let request = EditRequest::new(search, "").with_strategy(Strategy::ReplaceAll);
+    let plan = plan_edit(file, &request).expect("the indented line is found");
+    assert_eq!(plan.apply_to(file), "fn a() {\n}");
+    let edit = &plan.edits[0];
+    assert_eq!(edit.before, "    let end = line.leand spafes ");
+    assert_eq!(edit.after, "");
+}
