@@ -10,7 +10,7 @@ use super::outcome::{Adjustment, PlannedEdit};
 use super::places::{Place, Prepared};
 use super::refusal::{ConflictReason, Refusal, Unfound};
 use super::render::Region;
-use super::verify::{Check, Spacing, keys, keys_of, lines_of, order_of};
+use super::verify::{Check, Depths, Spacing, keys, keys_of, lines_of, order_of};
 
 /// How a place was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -175,6 +175,17 @@ pub(crate) fn edit(
                 new: lines_of(&fitted.theirs, &fitted.theirs_markers),
                 before: lines_of(&ctx.file[region.clone()], &vec![false; region.len()]),
                 after: lines_of(&after_rows, &vec![false; after_rows.len()]),
+            },
+            depths: Depths {
+                new: lines_of(&fitted.theirs, &fitted.theirs_markers)
+                    .into_iter()
+                    .zip(fitted.theirs.iter().map(|r| r.width))
+                    .collect(),
+                before: lines_of(&ctx.file[region.clone()], &vec![false; region.len()]),
+                after: lines_of(&after_rows, &vec![false; after_rows.len()])
+                    .into_iter()
+                    .zip(after_rows.iter().map(|r| r.width))
+                    .collect(),
             },
             outside_once: (around.start..region.start)
                 .chain(region.end..around.end)

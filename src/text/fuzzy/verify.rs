@@ -34,8 +34,10 @@ use super::likeness::{Likeness, likeness};
 use super::rows::Row;
 
 mod blank_runs;
+mod depths;
 
 pub(crate) use blank_runs::Spacing;
+pub(crate) use depths::Depths;
 
 /// The keys of the lines with text, with how often each occurs.
 fn counts<'a>(keys: impl Iterator<Item = &'a str>) -> HashMap<&'a str, usize> {
@@ -134,6 +136,8 @@ pub(crate) struct Check<'a> {
     pub invisible_written: Vec<char>,
     /// The four texts with their blank lines.
     pub spacing: Spacing<'a>,
+    /// `new_content` and the region with their indentation.
+    pub depths: Depths<'a>,
     /// Lines within the search's reach outside the region that the file has
     /// once and `new_content` has too, as (key, line number).
     pub outside_once: Vec<(&'a str, usize)>,
@@ -172,9 +176,14 @@ impl Check<'_> {
             ));
         }
         // A line the caller writes that the file has once, just outside the
-        // lines matched, shows the caller's block there: the plan would
-        // write it twice, or read the caller's copy of it as another line.
-        if let Some((line, n)) = self.outside_once.first() {
+        // lines matched, shows the caller's block there when the plan would
+        // write it twice, or read the caller's copy of it as another line (a
+        // line it keeps and leaves where it is is no harm).
+        let misplaced = self
+            .outside_once
+            .iter()
+            .find(|(k, _)| added.contains(k) || self.stale.iter().any(|(caller, _)| caller == k));
+        if let Some((line, n)) = misplaced {
             return Err(format!(
                 "`{}`, which new_content has, is line {n} of the file, just outside the lines matched: search_context seems to leave out the lines up to it",
                 brief(line)
@@ -257,6 +266,7 @@ impl Check<'_> {
         }
         self.in_place()?;
         self.spacing.check()?;
+        self.depths.check()?;
         // Around the region too: a line the caller removes that the plan
         // leaves just outside it was the caller's line, and the plan's place
         // is not the caller's.
@@ -481,6 +491,11 @@ mod tests {
             takes_break_before: false,
             invisible_written: Vec::new(),
             spacing: no_spacing(),
+            depths: Depths {
+                new: vec![],
+                before: vec![],
+                after: vec![],
+            },
             outside_once: Vec::new(),
         }
         .run()
@@ -537,6 +552,11 @@ mod tests {
             takes_break_before: false,
             invisible_written: vec!['\u{ad}'],
             spacing: no_spacing(),
+            depths: Depths {
+                new: vec![],
+                before: vec![],
+                after: vec![],
+            },
             outside_once: Vec::new(),
         };
         let refused = c.run().unwrap_err();
@@ -600,6 +620,11 @@ mod tests {
             takes_break_before: false,
             invisible_written: Vec::new(),
             spacing: no_spacing(),
+            depths: Depths {
+                new: vec![],
+                before: vec![],
+                after: vec![],
+            },
             outside_once: vec![("call_b();", 4)],
         };
         let err = c.run().unwrap_err();
@@ -645,6 +670,11 @@ mod tests {
             takes_break_before: false,
             invisible_written: Vec::new(),
             spacing: no_spacing(),
+            depths: Depths {
+                new: vec![],
+                before: vec![],
+                after: vec![],
+            },
             outside_once: Vec::new(),
         };
         let err = c.run().unwrap_err();
@@ -710,6 +740,11 @@ mod tests {
             takes_break_before: false,
             invisible_written: Vec::new(),
             spacing: no_spacing(),
+            depths: Depths {
+                new: vec![],
+                before: vec![],
+                after: vec![],
+            },
             outside_once: Vec::new(),
         };
         assert!(c.run().is_err());
@@ -754,6 +789,11 @@ mod tests {
             takes_break_before: false,
             invisible_written: Vec::new(),
             spacing: no_spacing(),
+            depths: Depths {
+                new: vec![],
+                before: vec![],
+                after: vec![],
+            },
             outside_once: Vec::new(),
         };
         let err = c.run().unwrap_err();

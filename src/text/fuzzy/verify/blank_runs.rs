@@ -37,7 +37,7 @@ fn texts(lines: &[&str]) -> Vec<usize> {
 /// The lines of text of `a` and `b` that a line diff keeps, as indices into
 /// `a` and `b`; with `rewritten`, also those it replaces, each by the line
 /// most alike (at least `paired_rewrite`) after the last one paired.
-fn kept(a: &[&str], b: &[&str], rewritten: bool) -> Vec<(usize, usize)> {
+pub(super) fn kept(a: &[&str], b: &[&str], rewritten: bool) -> Vec<(usize, usize)> {
     let (ta, tb) = (texts(a), texts(b));
     let ka: Vec<&str> = ta.iter().map(|&i| a[i]).collect();
     let kb: Vec<&str> = tb.iter().map(|&i| b[i]).collect();
