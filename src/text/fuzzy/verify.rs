@@ -470,12 +470,22 @@ mod tests {
         }
     }
 
-    fn check<'a>(
+    fn no_depths() -> Depths<'static> {
+        Depths {
+            new: vec![],
+            before: vec![],
+            after: vec![],
+        }
+    }
+
+    /// A check of `before` → `after` against `search` → `new`, with nothing
+    /// stale, hidden or invisible, and the region as its own surroundings.
+    fn plain<'a>(
         before: &[&'a str],
         after: &[&'a str],
         search: &[&'a str],
         new: &[&'a str],
-    ) -> Result<(), String> {
+    ) -> Check<'a> {
         Check {
             before: before.to_vec(),
             after: after.to_vec(),
@@ -487,16 +497,24 @@ mod tests {
             nearby_after: after.to_vec(),
             splice: 10..20,
             region: 10..20,
-            elided: true,
+            elided: false,
             takes_break_before: false,
             invisible_written: Vec::new(),
             spacing: no_spacing(),
-            depths: Depths {
-                new: vec![],
-                before: vec![],
-                after: vec![],
-            },
+            depths: no_depths(),
             outside_once: Vec::new(),
+        }
+    }
+
+    fn check<'a>(
+        before: &[&'a str],
+        after: &[&'a str],
+        search: &[&'a str],
+        new: &[&'a str],
+    ) -> Result<(), String> {
+        Check {
+            elided: true,
+            ..plain(before, after, search, new)
         }
         .run()
     }
@@ -552,11 +570,7 @@ mod tests {
             takes_break_before: false,
             invisible_written: vec!['\u{ad}'],
             spacing: no_spacing(),
-            depths: Depths {
-                new: vec![],
-                before: vec![],
-                after: vec![],
-            },
+            depths: no_depths(),
             outside_once: Vec::new(),
         };
         let refused = c.run().unwrap_err();
@@ -606,26 +620,16 @@ mod tests {
     fn a_line_of_new_content_the_file_has_once_just_outside_the_region_fails() {
         // The caller's block is further on: its line is there, once.
         let mut c = Check {
-            before: vec!["fn a() {", "call_a();"],
-            after: vec!["fn a() {", "call_a();", "extra();"],
-            search: vec!["fn a() {", "call_b();"],
-            new: vec!["fn a() {", "call_b();", "extra();"],
-            new_order: vec!["fn a() {", "call_b();", "extra();"],
             stale: vec![("call_b();", "call_a();")],
             nearby: vec!["fn a() {", "call_a();", "}", "call_b();"],
             nearby_after: vec!["fn a() {", "call_a();", "extra();", "}", "call_b();"],
-            splice: 10..20,
-            region: 10..20,
-            elided: false,
-            takes_break_before: false,
-            invisible_written: Vec::new(),
-            spacing: no_spacing(),
-            depths: Depths {
-                new: vec![],
-                before: vec![],
-                after: vec![],
-            },
             outside_once: vec![("call_b();", 4)],
+            ..plain(
+                &["fn a() {", "call_a();"],
+                &["fn a() {", "call_a();", "extra();"],
+                &["fn a() {", "call_b();"],
+                &["fn a() {", "call_b();", "extra();"],
+            )
         };
         let err = c.run().unwrap_err();
         assert!(
@@ -656,26 +660,15 @@ mod tests {
     #[test]
     fn a_stale_line_whose_file_version_new_content_has_is_two_lines() {
         let mut c = Check {
-            before: vec!["a", "ptr(\"/one/1\")", "b"],
-            after: vec!["a", "ptr(\"/one/1\")", "ptr(\"/one/1\")", "b"],
-            search: vec!["a", "ptr(\"/\")", "b"],
-            new: vec!["a", "ptr(\"/\")", "ptr(\"/one/1\")", "b"],
-            new_order: vec!["a", "ptr(\"/\")", "ptr(\"/one/1\")", "b"],
             stale: vec![("ptr(\"/\")", "ptr(\"/one/1\")")],
             nearby: vec![],
             nearby_after: vec![],
-            splice: 10..20,
-            region: 10..20,
-            elided: false,
-            takes_break_before: false,
-            invisible_written: Vec::new(),
-            spacing: no_spacing(),
-            depths: Depths {
-                new: vec![],
-                before: vec![],
-                after: vec![],
-            },
-            outside_once: Vec::new(),
+            ..plain(
+                &["a", "ptr(\"/one/1\")", "b"],
+                &["a", "ptr(\"/one/1\")", "ptr(\"/one/1\")", "b"],
+                &["a", "ptr(\"/\")", "b"],
+                &["a", "ptr(\"/\")", "ptr(\"/one/1\")", "b"],
+            )
         };
         let err = c.run().unwrap_err();
         assert!(
@@ -740,11 +733,7 @@ mod tests {
             takes_break_before: false,
             invisible_written: Vec::new(),
             spacing: no_spacing(),
-            depths: Depths {
-                new: vec![],
-                before: vec![],
-                after: vec![],
-            },
+            depths: no_depths(),
             outside_once: Vec::new(),
         };
         assert!(c.run().is_err());
@@ -789,11 +778,7 @@ mod tests {
             takes_break_before: false,
             invisible_written: Vec::new(),
             spacing: no_spacing(),
-            depths: Depths {
-                new: vec![],
-                before: vec![],
-                after: vec![],
-            },
+            depths: no_depths(),
             outside_once: Vec::new(),
         };
         let err = c.run().unwrap_err();
