@@ -115,3 +115,63 @@ fn removing_the_last_line_of_a_file_without_a_final_newline_reports_that_line() 
     assert_eq!(edit.before, "    let end = line.leand spafes ");
     assert_eq!(edit.after, "");
 }
+
+/// The end of a search that the file does not show the way the search does,
+/// with the change made to a line just above it: the blank lines after that
+/// line must come out as the caller meant, counted on past the region in the
+/// file, or the edit is refused.
+const DOCSTRINGS: &str = "IMAGE_FILE_DOCSTRING = ('<p>The image. '\n                        'Example: fileb://image.png</p>')\nIMAGE_DOCSTRING_ADDENDUM = ('<p>To specify a file use <code>--%s</code> '\n                            'instead.</p>')\n\n\nFILE_PARAMETER_UPDATES = {\n    '*.image': 'image-bytes',\n}\n";
+
+/// The search shows the two lines with a typo and one of the file's two
+/// blank lines after them.
+fn docstrings_search() -> &'static str {
+    "                        'Exampel: fileb://image.png</p>')\nIMAGE_DOCSTRING_ADDENDUM = ('<p>To specify a file use <code>--%s</code> '\n                            'instead.</p>')\n\n"
+}
+
+#[test]
+fn a_trailing_run_the_search_shows_in_part_and_new_content_lengthens_is_refused() {
+    // new_content has two blank lines after the rewritten line, the search
+    // one, the file two: meant is two, and the plan would leave three.
+    let new = "                        'Example: fileb://image.png</p>')\nIMAGE_DOCSTRING_ADDENDUM = ('<p>To specify a file use <code>--%s</code> '\n                            # checked again below\n                            'instead_next.</p>')\n\n\n";
+    let refusal = apply(DOCSTRINGS, docstrings_search(), new).unwrap_err();
+    let message = refusal.to_string();
+    assert!(
+        message
+            .contains("leave 3 blank lines after `'instead_next.</p>')`, where new_content has 2"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_trailing_run_the_search_shows_in_part_and_new_content_keeps_stays_as_on_disk() {
+    let new = "                        'Example: fileb://image.png</p>')\nIMAGE_DOCSTRING_ADDENDUM = ('<p>To specify a file use <code>--%s</code> '\n                            'instead_next.</p>')\n\n";
+    assert_eq!(
+        apply(DOCSTRINGS, docstrings_search(), new).unwrap(),
+        DOCSTRINGS.replace("'instead.</p>')", "'instead_next.</p>')")
+    );
+}
+
+#[test]
+fn a_trailing_blank_line_the_file_lacks_and_new_content_keeps_is_not_written() {
+    // The search elides the start of `close` with a marker and remembers a
+    // blank line after its signature that the file does not have;
+    // new_content writes the marker's lines out, rewrites the signature and
+    // keeps the blank line.
+    let file = "impl Sink for Wrapped {\n    fn send(\n        self: Pin<&mut Self>,\n        buf: &[u8],\n    ) -> Poll<Result<usize, Error>> {\n        inner_send(self.inner(), buf)\n    }\n\n    fn flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<(), Error>> {\n        inner_flush(self.inner(), cx)\n    }\n\n    fn close(\n        self: Pin<&mut Self>,\n        cx: &mut Context<'_>,\n    ) -> Poll<Result<(), Error>> {\n        inner_close(self.inner(), cx)\n    }\n}\n";
+    let search = "\n    fn flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<(), Error>> {\n        inner_flush(self.inner(), cx)\n    }\n// ... existing code ...\n    ) -> Poll<Result<(), Error>> {\n\n";
+    let new = "\n    fn flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<(), Error>> {\n        inner_flush(self.inner(), cx)\n    }\n\n    fn close(\n        self: Pin<&mut Self>,\n        cx: &mut Context<'_>,\n    ) -> Poll<Result_next<(), Error>> {\n\n";
+    match apply(file, search, new) {
+        Ok(written) => assert_eq!(
+            written,
+            file.replace(
+                "    ) -> Poll<Result<(), Error>> {\n        inner_close",
+                "    ) -> Poll<Result_next<(), Error>> {\n        inner_close"
+            )
+        ),
+        Err(Refusal::Unverified { problem, .. }) => assert!(
+            problem.contains("the file has 0 and new_content keeps search_context's 1"),
+            "{problem}"
+        ),
+        Err(other) => panic!("{other}"),
+    }
+}

@@ -373,3 +373,21 @@ fn a_misspelling_is_a_word_the_file_does_not_have() {
         "config.getter = read(a);\nconfig.flag = false;\nconfig.other = write(b);\n"
     );
 }
+
+/// Two lines of the file that differ only by a space inside a string have
+/// the same key; the line new_content keeps exactly as the file has it is the
+/// one that stays, and the other one is the one changed, or the edit is
+/// refused. It is never the kept line that goes.
+#[test]
+fn of_two_lines_that_differ_only_by_a_space_the_one_kept_exactly_stays() {
+    let file = "CASES = (\n    (Comment(\"#comment text\"), \"#comment text\"),\n    (Comment(\"# comment text\"), \"# comment text\"),\n)\n\ndef test_valid(node, code):\n    validate(node, code)\n";
+    let search = "    (Comment(\"#comment text\"), \"#cofment text\"),\n\n    (Comment(\"# comment text\"), \"# comment text\"),\n)\n\ndef test_valid(node, code):\n    validate(node, code)\n";
+    let new = "    (Comment(\"#comment text\"), \"#comment text\"),\n\n    (Comment_next(\"# comment text\"), \"# comment text\"),\n)\n\ndef test_valid(node, code):\n    validate(node, code)\n";
+    match plan_edit(file, &EditRequest::new(search, new)) {
+        Ok(plan) => assert_eq!(
+            plan.apply_to(file),
+            file.replace("(Comment(\"# comment", "(Comment_next(\"# comment")
+        ),
+        Err(refusal) => assert!(refusal.to_string().contains("#comment text"), "{refusal}"),
+    }
+}

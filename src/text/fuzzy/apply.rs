@@ -10,7 +10,7 @@ use super::outcome::{Adjustment, PlannedEdit};
 use super::places::{Place, Prepared};
 use super::refusal::{ConflictReason, Refusal, Unfound};
 use super::render::Region;
-use super::verify::{Check, Depths, Spacing, keys, keys_of, lines_of, order_of};
+use super::verify::{Check, Depths, Names, Spacing};
 
 /// How a place was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -138,25 +138,27 @@ pub(crate) fn edit(
         let after_rows = super::rows::of_snippet(&rendered.text);
         let reach = prepared.search.len();
         let around = region.start.saturating_sub(reach)..(region.end + reach).min(ctx.file.len());
-        let before = keys(&ctx.file[region.clone()]);
-        let after = keys(&after_rows);
-        let nearby_after: Vec<&str> = keys(&ctx.file[around.start..region.start])
+        let mut names = Names::new(&ctx.file[around.clone()]);
+        let before = names.keys(&ctx.file[region.clone()]);
+        let after = names.keys(&after_rows);
+        let nearby_after: Vec<&str> = names
+            .keys(&ctx.file[around.start..region.start])
             .into_iter()
             .chain(after.iter().copied())
-            .chain(keys(&ctx.file[region.end..around.end]))
+            .chain(names.keys(&ctx.file[region.end..around.end]))
             .collect();
         let check = Check {
             before,
             after,
-            nearby: keys(&ctx.file[around.clone()]),
+            nearby: names.keys(&ctx.file[around.clone()]),
             nearby_after,
-            search: keys_of(&fitted.base, &fitted.base_markers),
-            new: keys_of(&fitted.theirs, &fitted.theirs_markers),
-            new_order: order_of(&fitted.theirs, &fitted.theirs_markers),
+            search: names.keys_of(&fitted.base, &fitted.base_markers),
+            new: names.keys_of(&fitted.theirs, &fitted.theirs_markers),
+            new_order: names.order_of(&fitted.theirs, &fitted.theirs_markers),
             stale: merged
                 .stale
                 .iter()
-                .map(|&(s, f)| (fitted.base[s].key.as_str(), ctx.file[f].key.as_str()))
+                .map(|&(s, f)| (names.of(&fitted.base[s]), names.of(&ctx.file[f])))
                 .collect(),
             elided: prepared.search_markers.iter().any(|m| *m),
             takes_break_before: rendered.text.is_empty(),
@@ -171,18 +173,31 @@ pub(crate) fn edit(
             splice: rendered.range.clone(),
             region: span,
             spacing: Spacing {
-                search: lines_of(&fitted.base, &fitted.base_markers),
-                new: lines_of(&fitted.theirs, &fitted.theirs_markers),
-                before: lines_of(&ctx.file[region.clone()], &vec![false; region.len()]),
-                after: lines_of(&after_rows, &vec![false; after_rows.len()]),
+                search: names.lines_of(&fitted.base, &fitted.base_markers),
+                new: names.lines_of(&fitted.theirs, &fitted.theirs_markers),
+                before: names.lines_of(&ctx.file[region.clone()], &vec![false; region.len()]),
+                after: names.lines_of(&after_rows, &vec![false; after_rows.len()]),
+                outside: (
+                    ctx.file[..region.start]
+                        .iter()
+                        .rev()
+                        .take_while(|r| r.is_blank())
+                        .count(),
+                    ctx.file[region.end..]
+                        .iter()
+                        .take_while(|r| r.is_blank())
+                        .count(),
+                ),
             },
             depths: Depths {
-                new: lines_of(&fitted.theirs, &fitted.theirs_markers)
+                new: names
+                    .lines_of(&fitted.theirs, &fitted.theirs_markers)
                     .into_iter()
                     .zip(fitted.theirs.iter().map(|r| r.width))
                     .collect(),
-                before: lines_of(&ctx.file[region.clone()], &vec![false; region.len()]),
-                after: lines_of(&after_rows, &vec![false; after_rows.len()])
+                before: names.lines_of(&ctx.file[region.clone()], &vec![false; region.len()]),
+                after: names
+                    .lines_of(&after_rows, &vec![false; after_rows.len()])
                     .into_iter()
                     .zip(after_rows.iter().map(|r| r.width))
                     .collect(),
@@ -195,8 +210,9 @@ pub(crate) fn edit(
                         && fitted.theirs.iter().any(|r| r.key == key)
                         && ctx.file.iter().filter(|r| r.key == key).take(2).count() == 1
                 })
-                .map(|k| (ctx.file[k].key.as_str(), k + 1))
+                .map(|k| (names.of(&ctx.file[k]), k + 1))
                 .collect(),
+            shown: names.shown(),
         };
         if let Err(problem) = check.run() {
             let edit = ctx.edit(&region, rendered, adjustments, score);

@@ -24,7 +24,7 @@
 //! A plan that fails is refused, never written. This is the net for the
 //! cases where the model that made the plan is wrong.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
 use similar::{Algorithm, DiffOp, capture_diff_slices};
@@ -100,10 +100,6 @@ fn fits(got: Option<&str>, want: Option<&str>, file: &[&str], stale: &[(&str, &s
     }
 }
 
-fn brief(key: &str) -> String {
-    crate::text::excerpt::brief(key).to_string()
-}
-
 /// What the plan would do, and what the caller asked for.
 pub(crate) struct Check<'a> {
     /// Keys of the region's lines before the edit.
@@ -141,9 +137,17 @@ pub(crate) struct Check<'a> {
     /// Lines within the search's reach outside the region that the file has
     /// once and `new_content` has too, as (key, line number).
     pub outside_once: Vec<(&'a str, usize)>,
+    /// How the lines read, by name, for the messages.
+    pub shown: HashMap<&'a str, &'a str>,
 }
 
 impl Check<'_> {
+    /// A line by its name, as it reads, shortened for a message.
+    fn brief(&self, name: &str) -> String {
+        let text = self.shown.get(name).copied().unwrap_or(name);
+        crate::text::excerpt::brief(text).to_string()
+    }
+
     /// `Ok` when the plan makes the caller's change and nothing else; else
     /// what it would do that the caller did not ask for.
     pub(crate) fn run(&self) -> Result<(), String> {
@@ -171,8 +175,8 @@ impl Check<'_> {
         if let Some((caller, file)) = self.stale.iter().find(|(_, f)| self.new.contains(f)) {
             return Err(format!(
                 "it reads `{}` as the file's `{}`, which new_content has as a line of its own",
-                brief(caller),
-                brief(file)
+                self.brief(caller),
+                self.brief(file)
             ));
         }
         // A line the caller writes that the file has once, just outside the
@@ -186,7 +190,7 @@ impl Check<'_> {
         if let Some((line, n)) = misplaced {
             return Err(format!(
                 "`{}`, which new_content has, is line {n} of the file, just outside the lines matched: search_context seems to leave out the lines up to it",
-                brief(line)
+                self.brief(line)
             ));
         }
         let mut caller_added = beyond(&new, &search);
@@ -205,7 +209,7 @@ impl Check<'_> {
             if !take(&mut caller_added, line) {
                 return Err(format!(
                     "it would write `{}`, which new_content does not add",
-                    brief(line)
+                    self.brief(line)
                 ));
             }
         }
@@ -239,7 +243,7 @@ impl Check<'_> {
                 None => {
                     return Err(format!(
                         "it would remove `{}`, which search_context does not remove",
-                        brief(line)
+                        self.brief(line)
                     ));
                 }
             }
@@ -252,7 +256,7 @@ impl Check<'_> {
             if after.get(line).copied().unwrap_or(0) < kept {
                 return Err(format!(
                     "`{}`, which new_content has as the file has it, would be removed",
-                    brief(line)
+                    self.brief(line)
                 ));
             }
         }
@@ -260,13 +264,13 @@ impl Check<'_> {
             if copies(&self.after, line) == 0 {
                 return Err(format!(
                     "`{}`, which new_content adds, would not be in the file",
-                    brief(line)
+                    self.brief(line)
                 ));
             }
         }
         self.in_place()?;
-        self.spacing.check()?;
-        self.depths.check()?;
+        self.spacing.check(&|name| self.brief(name))?;
+        self.depths.check(&|name| self.brief(name))?;
         // Around the region too: a line the caller removes that the plan
         // leaves just outside it was the caller's line, and the plan's place
         // is not the caller's.
@@ -276,7 +280,7 @@ impl Check<'_> {
             {
                 return Err(format!(
                     "`{}`, which new_content removes, would stay in the file",
-                    brief(line)
+                    self.brief(line)
                 ));
             }
         }
@@ -365,9 +369,9 @@ impl Check<'_> {
                     if let Some(what) = tainted(line) {
                         return Err(format!(
                             "search_context reads `{}` where the file has `{}`, and `{}`, which it would write, has `{what}` too: the same slip may be in it",
-                            brief(s),
-                            brief(f),
-                            brief(line)
+                            self.brief(s),
+                            self.brief(f),
+                            self.brief(line)
                         ));
                     }
                 }
@@ -408,7 +412,7 @@ impl Check<'_> {
                 if !placed {
                     return Err(format!(
                         "it would write `{}` between other lines than new_content puts it between",
-                        brief(line)
+                        self.brief(line)
                     ));
                 }
             }
@@ -417,44 +421,96 @@ impl Check<'_> {
     }
 }
 
-/// The keys of the rows with text.
-pub(crate) fn keys<'a>(rows: &'a [Row<'_>]) -> Vec<&'a str> {
-    rows.iter()
-        .filter(|r| !r.is_blank())
-        .map(|r| r.key.as_str())
-        .collect()
+/// How the re-read names lines: by their key, so that whitespace is no
+/// change, except where two different lines of the file share a key
+/// (`#comment` and `# comment`, `a-b` and `a - b`): a key that cannot tell
+/// the file's lines apart cannot tell which of them an edit kept, so those
+/// lines are named by their trimmed text instead.
+#[derive(Debug, Default)]
+pub(crate) struct Names<'a> {
+    shared: HashSet<&'a str>,
+    /// How each line named so far reads (its trimmed text), for messages.
+    shown: HashMap<&'a str, &'a str>,
 }
 
-/// The keys of rows in order, blank lines left out and markers as
-/// [`MARKER`].
-pub(crate) fn order_of<'a>(rows: &'a [Row<'a>], markers: &[bool]) -> Vec<&'a str> {
-    rows.iter()
-        .zip(markers)
-        .filter(|(r, m)| **m || !r.is_blank())
-        .map(|(r, m)| if *m { MARKER } else { r.key.as_str() })
-        .collect()
-}
+impl<'a> Names<'a> {
+    /// Names for the lines of `file` and whatever is compared with them.
+    pub(crate) fn new(file: &'a [Row<'a>]) -> Names<'a> {
+        let mut seen: HashMap<&str, &str> = HashMap::new();
+        let mut shared = HashSet::new();
+        for row in file.iter().filter(|r| !r.is_blank()) {
+            let text = row.raw.trim();
+            match seen.get(row.key.as_str()) {
+                Some(other) if *other != text => {
+                    shared.insert(row.key.as_str());
+                }
+                Some(_) => {}
+                None => {
+                    seen.insert(row.key.as_str(), text);
+                }
+            }
+        }
+        Names {
+            shared,
+            shown: HashMap::new(),
+        }
+    }
 
-/// The keys of rows in order, blank lines as `""` and markers as
-/// [`MARKER`].
-pub(crate) fn lines_of<'a>(rows: &'a [Row<'a>], markers: &[bool]) -> Vec<&'a str> {
-    rows.iter()
-        .zip(markers)
-        .map(|(r, m)| match (*m, r.is_blank()) {
-            (true, _) => MARKER,
-            (false, true) => "",
-            (false, false) => r.key.as_str(),
-        })
-        .collect()
-}
+    /// The name of `row`, a line with text.
+    pub(crate) fn of(&mut self, row: &'a Row<'_>) -> &'a str {
+        let name = if self.shared.contains(row.key.as_str()) {
+            row.raw.trim()
+        } else {
+            row.key.as_str()
+        };
+        self.shown.entry(name).or_insert_with(|| row.raw.trim());
+        name
+    }
 
-/// The keys of rows, markers and blank lines left out.
-pub(crate) fn keys_of<'a>(rows: &'a [Row<'a>], markers: &[bool]) -> Vec<&'a str> {
-    rows.iter()
-        .zip(markers)
-        .filter(|(r, m)| !**m && !r.is_blank())
-        .map(|(r, _)| r.key.as_str())
-        .collect()
+    /// The names of the rows with text.
+    pub(crate) fn keys(&mut self, rows: &'a [Row<'_>]) -> Vec<&'a str> {
+        rows.iter()
+            .filter(|r| !r.is_blank())
+            .map(|r| self.of(r))
+            .collect()
+    }
+
+    /// The names of rows in order, blank lines left out and markers as
+    /// [`MARKER`].
+    pub(crate) fn order_of(&mut self, rows: &'a [Row<'_>], markers: &[bool]) -> Vec<&'a str> {
+        rows.iter()
+            .zip(markers)
+            .filter(|(r, m)| **m || !r.is_blank())
+            .map(|(r, m)| if *m { MARKER } else { self.of(r) })
+            .collect()
+    }
+
+    /// The names of rows in order, blank lines as `""` and markers as
+    /// [`MARKER`].
+    pub(crate) fn lines_of(&mut self, rows: &'a [Row<'_>], markers: &[bool]) -> Vec<&'a str> {
+        rows.iter()
+            .zip(markers)
+            .map(|(r, m)| match (*m, r.is_blank()) {
+                (true, _) => MARKER,
+                (false, true) => "",
+                (false, false) => self.of(r),
+            })
+            .collect()
+    }
+
+    /// The names of rows, markers and blank lines left out.
+    pub(crate) fn keys_of(&mut self, rows: &'a [Row<'_>], markers: &[bool]) -> Vec<&'a str> {
+        rows.iter()
+            .zip(markers)
+            .filter(|(r, m)| !**m && !r.is_blank())
+            .map(|(r, _)| self.of(r))
+            .collect()
+    }
+
+    /// How each line named so far reads, by its name.
+    pub(crate) fn shown(&mut self) -> HashMap<&'a str, &'a str> {
+        std::mem::take(&mut self.shown)
+    }
 }
 
 #[cfg(test)]
@@ -467,6 +523,7 @@ mod tests {
             new: vec![],
             before: vec![],
             after: vec![],
+            outside: (0, 0),
         }
     }
 
@@ -503,6 +560,7 @@ mod tests {
             spacing: no_spacing(),
             depths: no_depths(),
             outside_once: Vec::new(),
+            shown: HashMap::new(),
         }
     }
 
@@ -572,6 +630,7 @@ mod tests {
             spacing: no_spacing(),
             depths: no_depths(),
             outside_once: Vec::new(),
+            shown: HashMap::new(),
         };
         let refused = c.run().unwrap_err();
         assert!(
@@ -624,6 +683,7 @@ mod tests {
             nearby: vec!["fn a() {", "call_a();", "}", "call_b();"],
             nearby_after: vec!["fn a() {", "call_a();", "extra();", "}", "call_b();"],
             outside_once: vec![("call_b();", 4)],
+            shown: HashMap::new(),
             ..plain(
                 &["fn a() {", "call_a();"],
                 &["fn a() {", "call_a();", "extra();"],
@@ -735,6 +795,7 @@ mod tests {
             spacing: no_spacing(),
             depths: no_depths(),
             outside_once: Vec::new(),
+            shown: HashMap::new(),
         };
         assert!(c.run().is_err());
     }
@@ -780,6 +841,7 @@ mod tests {
             spacing: no_spacing(),
             depths: no_depths(),
             outside_once: Vec::new(),
+            shown: HashMap::new(),
         };
         let err = c.run().unwrap_err();
         assert!(err.contains("would remove"), "{err}");

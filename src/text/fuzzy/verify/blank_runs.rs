@@ -27,6 +27,9 @@ pub(crate) struct Spacing<'a> {
     pub new: Vec<&'a str>,
     pub before: Vec<&'a str>,
     pub after: Vec<&'a str>,
+    /// The file's blank lines just outside the region, before and after it:
+    /// a run that reaches the region's edge goes on there.
+    pub outside: (usize, usize),
 }
 
 /// Indices of the lines of text.
@@ -65,29 +68,48 @@ pub(super) fn kept(a: &[&str], b: &[&str], rewritten: bool) -> Vec<(usize, usize
     out
 }
 
-/// The blank lines just before line `i` (`after` false) or just after it,
-/// with the index of the line of text beyond them, or `None` where they
-/// reach the edge of the text (the region's edge, which the texts do not
-/// show).
-fn run_beside(lines: &[&str], i: usize, after: bool) -> Option<(usize, usize)> {
+/// The blank lines just before line `i` (`after` false) or just after it.
+#[derive(Debug, Clone, Copy)]
+enum Run {
+    /// So many, then the line of text at the index.
+    To(usize, usize),
+    /// So many, up to the edge of the text (the region's edge, where the
+    /// file's run goes on outside it).
+    Edge(usize),
+}
+
+fn run_beside(lines: &[&str], i: usize, after: bool) -> Run {
     let beyond: Option<usize> = if after {
         (i + 1..lines.len()).find(|&k| !lines[k].is_empty())
     } else {
         (0..i).rev().find(|&k| !lines[k].is_empty())
     };
-    beyond.map(|k| (k.abs_diff(i) - 1, k))
+    match beyond {
+        Some(k) => Run::To(k.abs_diff(i) - 1, k),
+        None if after => Run::Edge(lines.len() - i - 1),
+        None => Run::Edge(i),
+    }
+}
+
+/// The blank lines after line `i` up to the next line of text, if any.
+fn run_after(lines: &[&str], i: usize) -> Option<(usize, usize)> {
+    match run_beside(lines, i, true) {
+        Run::To(n, k) => Some((n, k)),
+        Run::Edge(_) => None,
+    }
 }
 
 impl Spacing<'_> {
     /// `Ok` when every line the caller keeps has the blank lines before it
-    /// that the caller meant; else which line does not.
-    pub(crate) fn check(&self) -> Result<(), String> {
-        self.kept_lines()?;
-        self.written_out()
+    /// that the caller meant; else which line does not (`brief` shows a
+    /// line in the message).
+    pub(crate) fn check(&self, brief: &dyn Fn(&str) -> String) -> Result<(), String> {
+        self.kept_lines(brief)?;
+        self.written_out(brief)
     }
 
     /// The runs beside the lines the caller keeps or rewrites.
-    fn kept_lines(&self) -> Result<(), String> {
+    fn kept_lines(&self, brief: &dyn Fn(&str) -> String) -> Result<(), String> {
         let on_disk = kept(&self.search, &self.before, true);
         let written = kept(&self.new, &self.after, false);
         let pairs = kept(&self.search, &self.new, true);
@@ -99,25 +121,39 @@ impl Spacing<'_> {
                 continue;
             };
             for after in [false, true] {
+                let outside = if after {
+                    self.outside.1
+                } else {
+                    self.outside.0
+                };
                 let runs = (
                     run_beside(&self.search, s, after),
                     run_beside(&self.new, n, after),
                     run_beside(&self.before, b, after),
                     run_beside(&self.after, a, after),
                 );
-                let (Some(searched), Some(wanted), Some(had), Some((got, _))) = runs else {
-                    continue;
+                let (searched, wanted, had, got) = match runs {
+                    // Only a run between the same two lines is the same run:
+                    // the caller's neighbour there is the search's, or one
+                    // the file has there, written out where the search has
+                    // a marker.
+                    (
+                        Run::To(searched, sk),
+                        Run::To(wanted, nk),
+                        Run::To(had, bk),
+                        Run::To(got, _),
+                    ) if pairs.contains(&(sk, nk))
+                        || (self.search[sk] == MARKER && self.new[nk] == self.before[bk]) =>
+                    {
+                        (searched, wanted, had, got)
+                    }
+                    // A run at the edge of both of the caller's texts, which
+                    // in the file goes on past the region.
+                    (Run::Edge(searched), Run::Edge(wanted), Run::Edge(had), Run::Edge(got)) => {
+                        (searched, wanted, had + outside, got + outside)
+                    }
+                    _ => continue,
                 };
-                // Only a run between the same two lines is the same run: the
-                // caller's neighbour there is the search's, or one the file
-                // has there, written out where the search has a marker.
-                let same = pairs.contains(&(searched.1, wanted.1))
-                    || (self.search[searched.1] == MARKER
-                        && self.new[wanted.1] == self.before[had.1]);
-                if !same {
-                    continue;
-                }
-                let (searched, wanted, had) = (searched.0, wanted.0, had.0);
                 let meant = if wanted == searched { had } else { wanted };
                 if got != meant {
                     return Err(format!(
@@ -143,7 +179,7 @@ impl Spacing<'_> {
     /// writes out, next to each other as in the file: the caller never
     /// showed what is between them, so a count other than the file's is a
     /// guess at what the caller meant, and the edit is refused.
-    fn written_out(&self) -> Result<(), String> {
+    fn written_out(&self, brief: &dyn Fn(&str) -> String) -> Result<(), String> {
         let shown: Vec<usize> = kept(&self.search, &self.new, true)
             .into_iter()
             .map(|(_, n)| n)
@@ -155,9 +191,9 @@ impl Spacing<'_> {
                 continue;
             };
             let (Some(wanted), Some(had), Some((got, _))) = (
-                run_beside(&self.new, n, true),
-                run_beside(&self.before, b, true),
-                run_beside(&self.after, a, true),
+                run_after(&self.new, n),
+                run_after(&self.before, b),
+                run_after(&self.after, a),
             ) else {
                 continue;
             };
@@ -177,10 +213,6 @@ impl Spacing<'_> {
     }
 }
 
-fn brief(key: &str) -> String {
-    crate::text::excerpt::brief(key).to_string()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -191,8 +223,9 @@ mod tests {
             new: new.to_vec(),
             before: before.to_vec(),
             after: after.to_vec(),
+            outside: (0, 0),
         }
-        .check()
+        .check(&|line| line.to_string())
     }
 
     #[test]
@@ -238,11 +271,64 @@ mod tests {
     }
 
     #[test]
-    fn runs_at_the_edges_are_not_judged() {
-        // The region's first line: what stands before it is not shown.
+    fn a_run_at_the_edges_goes_on_outside_the_region() {
+        let check = |search: &[&str], new: &[&str], before: &[&str], after: &[&str], outside| {
+            Spacing {
+                search: search.to_vec(),
+                new: new.to_vec(),
+                before: before.to_vec(),
+                after: after.to_vec(),
+                outside,
+            }
+            .check(&|line| line.to_string())
+        };
+        // The search shows one of the file's two blank lines after `b` (the
+        // other lies past the region); new_content has two: two are meant.
+        let (search, new) = (["a", "b", ""], ["a", "b2", "", ""]);
+        let before = ["a", "b", ""];
         assert_eq!(
-            check(&["", "a", "b"], &["", "a", "c"], &["a", "b"], &["a", "c"]),
+            check(&search, &new, &before, &["a", "b2", ""], (0, 1)),
             Ok(())
+        );
+        let err = check(&search, &new, &before, &["a", "b2", "", ""], (0, 1)).unwrap_err();
+        assert!(
+            err.contains("leave 3 blank lines after `b2`, where new_content has 2"),
+            "{err}"
+        );
+        // The search remembers a blank line after `b` the file does not
+        // have, and new_content keeps it: none is meant.
+        let (search, new) = (["a", "b", ""], ["a2", "b", ""]);
+        let err = check(&search, &new, &["a", "b"], &["a2", "b", ""], (0, 0)).unwrap_err();
+        assert!(
+            err.contains("the file has 0 and new_content keeps search_context's 1"),
+            "{err}"
+        );
+        assert_eq!(
+            check(&search, &new, &["a", "b"], &["a2", "b"], (0, 0)),
+            Ok(())
+        );
+        // Before the first line: the file's run goes on above the region.
+        assert_eq!(
+            check(
+                &["", "a", "b"],
+                &["", "a", "c"],
+                &["a", "b"],
+                &["a", "c"],
+                (2, 0)
+            ),
+            Ok(())
+        );
+        let err = check(
+            &["", "a", "b"],
+            &["", "", "a", "c"],
+            &["", "a", "b"],
+            &["", "", "a", "c"],
+            (1, 0),
+        )
+        .unwrap_err();
+        assert!(
+            err.contains("leave 3 blank lines before `a`, where new_content has 2"),
+            "{err}"
         );
     }
 }

@@ -23,8 +23,9 @@ pub(crate) struct Depths<'a> {
 
 impl Depths<'_> {
     /// `Ok` when every written line is indented, to the line before it, as
-    /// `new_content` indents it; else which line is not.
-    pub(crate) fn check(&self) -> Result<(), String> {
+    /// `new_content` indents it; else which line is not (`brief` shows a
+    /// line in the message).
+    pub(crate) fn check(&self, brief: &dyn Fn(&str) -> String) -> Result<(), String> {
         let new: Vec<&str> = self.new.iter().map(|l| l.0).collect();
         let after: Vec<&str> = self.after.iter().map(|l| l.0).collect();
         let stayed: Vec<usize> = kept(&self.before, &after, false)
@@ -42,9 +43,9 @@ impl Depths<'_> {
             if want != got {
                 return Err(format!(
                     "it would indent `{}` {} `{}`, where new_content indents it {}",
-                    crate::text::excerpt::brief(after[a]),
+                    brief(after[a]),
                     word(got),
-                    crate::text::excerpt::brief(after[a0]),
+                    brief(after[a0]),
                     word(want)
                 ));
             }
@@ -74,7 +75,7 @@ mod tests {
             before: before.clone(),
             after: vec![("if x :", 1), ("y ( )", 2), ("z ( )", 1)],
         };
-        let err = wrong.check().unwrap_err();
+        let err = wrong.check(&|line| line.to_string()).unwrap_err();
         assert!(
             err.contains(
                 "indent `z ( )` less deep than `y ( )`, where new_content indents it as deep as"
@@ -87,6 +88,6 @@ mod tests {
             before,
             after: vec![("if x :", 1), ("y ( )", 2), ("z ( )", 2)],
         };
-        assert_eq!(right.check(), Ok(()));
+        assert_eq!(right.check(&|line| line.to_string()), Ok(()));
     }
 }
