@@ -160,6 +160,11 @@ pub(crate) fn edit(
                 .iter()
                 .map(|&(s, f)| (names.of(&fitted.base[s]), names.of(&ctx.file[f])))
                 .collect(),
+            misread: pairs
+                .iter()
+                .filter(|&&(s, f)| !fitted.base[s].is_blank() && !fitted.base[s].same(&ctx.file[f]))
+                .map(|&(s, f)| (names.of(&fitted.base[s]), names.of(&ctx.file[f])))
+                .collect(),
             elided: prepared.search_markers.iter().any(|m| *m),
             takes_break_before: rendered.text.is_empty(),
             invisible_written: {

@@ -115,6 +115,9 @@ pub(crate) struct Check<'a> {
     /// Lines the caller keeps that the file has in another version (a line
     /// remembered stale), as (the caller's key, the file's key).
     pub stale: Vec<(&'a str, &'a str)>,
+    /// Search lines the alignment pairs with a file line that reads
+    /// otherwise, as (the search's key, the file's key).
+    pub misread: Vec<(&'a str, &'a str)>,
     /// Keys of the file's lines in and around the region.
     pub nearby: Vec<&'a str>,
     /// The same lines after the edit.
@@ -306,9 +309,11 @@ impl Check<'_> {
                 return None;
             }
             // The file's line the caller read as `s`: the stale line the
-            // plan forgave, or a line alike up to typos.
+            // plan forgave, the line the alignment pairs it with, or a line
+            // alike up to typos.
             self.stale
                 .iter()
+                .chain(&self.misread)
                 .find(|(caller, _)| caller == s)
                 .map(|&(_, file)| (*s, file))
                 .or_else(|| {
@@ -344,7 +349,11 @@ impl Check<'_> {
             {
                 continue;
             }
-            let (a, b): (Vec<char>, Vec<char>) = (s.chars().collect(), f.chars().collect());
+            // Characters, not the key's spacing: a key spaces out marks
+            // (`channel ' s`), which would make a one-character slip look long.
+            let solid =
+                |t: &str| -> Vec<char> { t.chars().filter(|c| !c.is_whitespace()).collect() };
+            let (a, b) = (solid(s), solid(f));
             for op in capture_diff_slices(Algorithm::Myers, &a, &b) {
                 if let DiffOp::Equal { .. } = op {
                     continue;
@@ -361,8 +370,8 @@ impl Check<'_> {
                             })
                             .map(String::from)
                     } else {
-                        let slip = slip.trim();
-                        (!slip.is_empty() && line.contains(slip)).then(|| slip.to_string())
+                        let line: String = solid(line).into_iter().collect();
+                        (!slip.is_empty() && line.contains(&slip)).then(|| slip.clone())
                     }
                 };
                 for line in added {
@@ -550,6 +559,7 @@ mod tests {
             new: new.to_vec(),
             new_order: new.to_vec(),
             stale: vec![],
+            misread: vec![],
             nearby: before.to_vec(),
             nearby_after: after.to_vec(),
             splice: 10..20,
@@ -601,6 +611,58 @@ mod tests {
     }
 
     #[test]
+    fn a_slip_is_measured_in_characters_not_in_the_key_s_spacing() {
+        // `'` and `1` swapped throughout: the key spaces out the file's
+        // `'` (`channel ' s`), yet the slip is one character for another,
+        // and the line written has the other one.
+        let before = [
+            "/ / the channel ' s kind",
+            "if limit > 58 {",
+            "emit ( 44 ) ;",
+        ];
+        let search = ["/ / the channel1s kind", "if limit > 58 {", "emit ( 44 ) ;"];
+        let new = [
+            "/ / the channel1s kind",
+            "if limit > 6 ' {",
+            "emit ( 44 ) ;",
+        ];
+        let after = [
+            "/ / the channel ' s kind",
+            "if limit > 6 ' {",
+            "emit ( 44 ) ;",
+        ];
+        let c = Check {
+            stale: vec![("/ / the channel1s kind", "/ / the channel ' s kind")],
+            ..plain(&before, &after, &search, &new)
+        };
+        let refused = c.run().unwrap_err();
+        assert!(
+            refused.contains("`if limit > 6 ' {`, which it would write, has `'` too"),
+            "{refused}"
+        );
+    }
+
+    #[test]
+    fn a_search_line_paired_with_a_file_line_that_reads_otherwise_is_a_slip() {
+        // `}` and `_` swapped: the search's `_` stands where the file has
+        // `}`, two lines no likeness relates; the alignment pairs them.
+        let before = ["resolve ( header ) ;", "return count ;", "}"];
+        let search = ["resolve ( header ) ;", "return count ;", "_"];
+        let new = ["resolve}v2 ( header ) ;", "return count ;", "_"];
+        let after = ["resolve}v2 ( header ) ;", "return count ;", "}"];
+        let c = Check {
+            misread: vec![("_", "}")],
+            ..plain(&before, &after, &search, &new)
+        };
+        let refused = c.run().unwrap_err();
+        assert!(
+            refused.contains("reads `_` where the file has `}`"),
+            "{refused}"
+        );
+        assert_eq!(plain(&before, &after, &search, &new).run(), Ok(()));
+    }
+
+    #[test]
     fn a_slip_of_the_hand_on_a_character_copied_right_elsewhere_taints_nothing() {
         // `retrun` is a slip: `u` and `r` are right on the other lines, so
         // the caller's text does not garble them throughout.
@@ -620,6 +682,7 @@ mod tests {
             new: vec!["b"],
             new_order: vec!["b"],
             stale: vec![],
+            misread: vec![],
             nearby: vec!["a"],
             nearby_after: vec!["b"],
             splice: 0..2,
@@ -680,6 +743,7 @@ mod tests {
         // The caller's block is further on: its line is there, once.
         let mut c = Check {
             stale: vec![("call_b();", "call_a();")],
+            misread: vec![],
             nearby: vec!["fn a() {", "call_a();", "}", "call_b();"],
             nearby_after: vec!["fn a() {", "call_a();", "extra();", "}", "call_b();"],
             outside_once: vec![("call_b();", 4)],
@@ -721,6 +785,7 @@ mod tests {
     fn a_stale_line_whose_file_version_new_content_has_is_two_lines() {
         let mut c = Check {
             stale: vec![("ptr(\"/\")", "ptr(\"/one/1\")")],
+            misread: vec![],
             nearby: vec![],
             nearby_after: vec![],
             ..plain(
@@ -785,6 +850,7 @@ mod tests {
             new: vec![],
             new_order: vec![],
             stale: vec![],
+            misread: vec![],
             nearby: vec![],
             nearby_after: vec![],
             splice: 5..20,
@@ -831,6 +897,7 @@ mod tests {
             new: vec!["a", "audit cache 325", "b"],
             new_order: vec!["a", "audit cache 325", "b"],
             stale: vec![],
+            misread: vec![],
             nearby: vec!["a", "audit cache 324", "b"],
             nearby_after: vec!["a", "audit cache 325", "b"],
             splice: 10..20,
