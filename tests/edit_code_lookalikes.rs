@@ -391,3 +391,22 @@ fn of_two_lines_that_differ_only_by_a_space_the_one_kept_exactly_stays() {
         Err(refusal) => assert!(refusal.to_string().contains("#comment text"), "{refusal}"),
     }
 }
+
+/// The search's last line reads the file's next line with a slip (`.` for
+/// `2`), too unlike to be paired, so the match ends above it; that line is
+/// still the caller's misreading of the file, and a line written with the
+/// slip's character is refused rather than written.
+#[test]
+fn a_slip_on_a_search_line_just_past_the_match_still_taints_the_lines_written() {
+    let file = "version: 2\n\nchannel-check:\n  name: cursor\n  enabled: false\n  # entrys arrive sorted by weight\n  limits:\n    cpu: \"533m\"\n    memory: \"694Mi\"\n  ports:\n    - 4042\n    - 6847\n    - 8001\n  description: \"build finished for the ledger\"\n\nrequest-trim:\n  name: header\n  enabled: true\n  # don't retry here - the caller's loop handles it\n  limits:\n    cpu: \"656m\"\n    memory: \"95Mi\"\n  ports:\n    - 3904\n    - 2691\n  description: \"done with table\"\n\nledger-parse:\n  name: table\n  enabled: true\n  # the snapshot's id is checked above\n  limits:\n    cpu: \"750m\"\n    memory: \"715Mi\"\n  ports:\n    - 6828\n    - 4500\n  description: \"table isn't ready - retrying...\"\n\ntable-check:\n  name: config\n  enabled: false\n  # keep in sync with the \"table\" schema\n  limits:\n    cpu: \"693m\"\n    memory: \"786Mi\"\n  ports:\n    - 2059\n  description: \"can't check session\"\n";
+    let search = "  limits:\n    cpu: \"693m\"\n    memory: \"786Mi\"\n  ports:\n    - .059\n";
+    let new = "  limits_v.:\n    cpu: \"693m\"\n    memory: \"786Mi\"\n  ports:\n    - .059\n";
+    match plan_edit(file, &EditRequest::new(search, new)) {
+        Ok(plan) => panic!("written: {}", plan.apply_to(file)),
+        Err(Refusal::Unverified { problem, .. }) => assert!(
+            problem.contains("search_context reads `- .059` where the file has `- 2059`"),
+            "{problem}"
+        ),
+        Err(other) => panic!("{other}"),
+    }
+}

@@ -10,6 +10,7 @@ use super::outcome::{Adjustment, PlannedEdit};
 use super::places::{Place, Prepared};
 use super::refusal::{ConflictReason, Refusal, Unfound};
 use super::render::Region;
+use super::rows::Row;
 use super::verify::{Check, Depths, Names, Spacing};
 
 /// How a place was found.
@@ -162,8 +163,15 @@ pub(crate) fn edit(
                 .collect(),
             misread: pairs
                 .iter()
-                .filter(|&&(s, f)| !fitted.base[s].is_blank() && !fitted.base[s].same(&ctx.file[f]))
-                .map(|&(s, f)| (names.of(&fitted.base[s]), names.of(&ctx.file[f])))
+                .copied()
+                .chain(would_pair(
+                    &fitted.alignment.steps,
+                    &fitted.base,
+                    &ctx.file,
+                    &region,
+                ))
+                .filter(|&(s, f)| !fitted.base[s].is_blank() && !fitted.base[s].same(&ctx.file[f]))
+                .map(|(s, f)| (names.of(&fitted.base[s]), names.of(&ctx.file[f])))
                 .collect(),
             elided: prepared.search_markers.iter().any(|m| *m),
             takes_break_before: rendered.text.is_empty(),
@@ -229,4 +237,89 @@ pub(crate) fn edit(
         }
     }
     Ok(ctx.edit(&region, rendered, adjustments, score))
+}
+
+/// The search lines the alignment leaves without a file line, each with the
+/// file line that stands where it would: the file's unpaired lines between
+/// the same two paired lines, in order, or past the region's edge for a
+/// search line past the last pair (before the first). Only lines alike by
+/// their characters are given: a search line that reads a file line with a
+/// slip too large to pair is still that line misread, and its slip may be
+/// in the lines written.
+fn would_pair(
+    steps: &[Step],
+    base: &[Row<'_>],
+    file: &[Row<'_>],
+    region: &std::ops::Range<usize>,
+) -> Vec<(usize, usize)> {
+    let solid = |r: &Row<'_>| -> String { r.raw.chars().filter(|c| !c.is_whitespace()).collect() };
+    let alike = |s: usize, f: usize| {
+        rapidfuzz::fuzz::ratio(solid(&base[s]).chars(), solid(&file[f]).chars())
+            >= super::costs::COSTS.paired_rewrite
+    };
+    // Past the region's edges, as far as a few blank lines reach.
+    const NEARBY: usize = 16;
+    let text = |f: &usize| !file[*f].is_blank();
+    let mut out = Vec::new();
+    let anchored = |step: &Step| matches!(step, Step::Pair { .. } | Step::Hidden { .. });
+    let first = steps.iter().position(anchored);
+    let mut gap: (Vec<usize>, Vec<usize>) = (Vec::new(), Vec::new());
+    let mut flush = |gap: &mut (Vec<usize>, Vec<usize>), beyond: Vec<usize>| {
+        let (searched, mut files) = std::mem::take(gap);
+        files.extend(beyond);
+        let mut files = files.into_iter().filter(text);
+        for s in searched.into_iter().filter(|&s| !base[s].is_blank()) {
+            if let Some(f) = files.next()
+                && alike(s, f)
+            {
+                out.push((s, f));
+            }
+        }
+    };
+    for (k, step) in steps.iter().enumerate() {
+        match *step {
+            Step::SearchOnly { s } => gap.0.push(s),
+            Step::FileOnly { f } => gap.1.push(f),
+            _ => {
+                // Before the first pair: the file's lines above the region,
+                // nearest first, stand before it.
+                if Some(k) == first && !gap.0.is_empty() {
+                    gap.0.reverse();
+                    gap.1.reverse();
+                    let above: Vec<usize> = (0..region.start).rev().take(NEARBY).collect();
+                    flush(&mut gap, above);
+                }
+                flush(&mut gap, Vec::new());
+            }
+        }
+    }
+    flush(&mut gap, (region.end..file.len()).take(NEARBY).collect());
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::fuzzy::rows::of_snippet;
+
+    #[test]
+    fn a_search_line_past_the_last_pair_would_pair_with_the_file_s_next_line() {
+        let base = of_snippet("ports:\n  cpu: 1\n  - .059\n");
+        let file = of_snippet("ports:\n  cpu: 1\n\n  - 2059\nname: x\n");
+        let steps = [
+            Step::Pair { s: 0, f: 0 },
+            Step::Pair { s: 1, f: 1 },
+            Step::SearchOnly { s: 2 },
+        ];
+        // Past the blank line, the file's next line of text.
+        assert_eq!(would_pair(&steps, &base, &file, &(0..2)), vec![(2, 3)]);
+        // A line unlike it is not paired.
+        let file = of_snippet("ports:\n  cpu: 1\nsomething else entirely\n");
+        assert_eq!(would_pair(&steps, &base, &file, &(0..2)), vec![]);
+        // Before the first pair, the file's line above the region.
+        let base = of_snippet("  - .059\nports:\n");
+        let file = of_snippet("  - 2059\nports:\n");
+        let steps = [Step::SearchOnly { s: 0 }, Step::Pair { s: 1, f: 1 }];
+        assert_eq!(would_pair(&steps, &base, &file, &(1..2)), vec![(0, 0)]);
+    }
 }

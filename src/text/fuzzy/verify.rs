@@ -304,7 +304,7 @@ impl Check<'_> {
     /// tainted line, written, could be a wrong edit nobody sees; refused,
     /// the caller copies the line again.
     fn no_slip_written(&self, added: &[&str]) -> Result<(), String> {
-        let misread = self.search.iter().filter_map(|s| {
+        let misread = self.search.iter().enumerate().filter_map(|(i, s)| {
             if self.before.contains(s) {
                 return None;
             }
@@ -315,12 +315,12 @@ impl Check<'_> {
                 .iter()
                 .chain(&self.misread)
                 .find(|(caller, _)| caller == s)
-                .map(|&(_, file)| (*s, file))
+                .map(|&(_, file)| (i, *s, file))
                 .or_else(|| {
                     self.before
                         .iter()
                         .find(|f| likeness(s, f) == Likeness::Noise)
-                        .map(|f| (*s, *f))
+                        .map(|f| (i, *s, *f))
                 })
         });
         // A character the caller copied right on some line is not one its
@@ -333,19 +333,36 @@ impl Check<'_> {
             .filter(|s| self.before.contains(s))
             .flat_map(|s| s.chars())
             .collect();
-        for (s, f) in misread {
+        let own_lines = blank_runs::kept(&self.search, &self.new, true);
+        for (i, s, f) in misread {
             // A caller whose new_content spells the file's word right where
             // the search misspells it (`totl` in the search, `total` in
-            // new_content) slipped by hand, not through its channel.
+            // new_content) slipped by hand, not through its channel: in its
+            // own rewrite of that line (`column_kind_next` for the search's
+            // `rolumn_kind`), or anywhere, if the search has the word right
+            // nowhere else (where it has, new_content having it proves
+            // nothing).
             let mine: Vec<&str> = s.split(' ').collect();
             let fixed: Vec<&str> = f
                 .split(' ')
                 .filter(|w| w.len() > 1 && !mine.contains(w))
                 .collect();
-            if self
-                .new
+            let rewritten = own_lines
                 .iter()
-                .any(|n| n.split(' ').any(|w| fixed.contains(&w)))
+                .find(|p| p.0 == i)
+                .map(|p| self.new[p.1])
+                .filter(|n| *n != s);
+            let spelt_right = |n: &str| n.split(' ').any(|w| fixed.iter().any(|x| w.contains(x)));
+            let unique: Vec<&str> = fixed
+                .iter()
+                .copied()
+                .filter(|w| !self.search.iter().any(|l| l.split(' ').any(|x| x == *w)))
+                .collect();
+            if rewritten.is_some_and(spelt_right)
+                || self
+                    .new
+                    .iter()
+                    .any(|n| n.split(' ').any(|w| unique.contains(&w)))
             {
                 continue;
             }
@@ -659,6 +676,50 @@ mod tests {
             refused.contains("reads `_` where the file has `}`"),
             "{refused}"
         );
+        assert_eq!(plain(&before, &after, &search, &new).run(), Ok(()));
+    }
+
+    #[test]
+    fn a_word_the_search_has_right_elsewhere_is_no_sign_of_a_slip_of_the_hand() {
+        // `_` and `,` swapped throughout: `config , child` reads
+        // `config_ child`. new_content has `config` right, but so does the
+        // search on another line: the written `count , alt` is suspect.
+        let before = ["fetch ( config , child ) ;", "emit ( config . count ) ;"];
+        let search = ["fetch ( config_ child ) ;", "emit ( config . count ) ;"];
+        let new = [
+            "fetch ( config_ child ) ;",
+            "emit ( config . count , alt ) ;",
+        ];
+        let after = [
+            "fetch ( config , child ) ;",
+            "emit ( config . count , alt ) ;",
+        ];
+        let c = Check {
+            stale: vec![("fetch ( config_ child ) ;", "fetch ( config , child ) ;")],
+            ..plain(&before, &after, &search, &new)
+        };
+        let refused = c.run().unwrap_err();
+        assert!(refused.contains("has `,` too"), "{refused}");
+    }
+
+    #[test]
+    fn a_rewrite_that_spells_the_file_s_word_right_is_a_slip_of_the_hand() {
+        // The search misspells `column_kind` on the line the caller
+        // rewrites, and the rewrite spells it right: a slip of the hand,
+        // though `r` is on a line written and the search has `column_kind`
+        // right elsewhere.
+        let before = ["let column_kind = width ;", "scan ( column_kind ) ;"];
+        let search = ["let rolumn_kind = width ;", "scan ( column_kind ) ;"];
+        let new = [
+            "let column_kind_next = width ;",
+            "audit ( ledger ) ;",
+            "scan ( column_kind ) ;",
+        ];
+        let after = [
+            "let column_kind_next = width ;",
+            "audit ( ledger ) ;",
+            "scan ( column_kind ) ;",
+        ];
         assert_eq!(plain(&before, &after, &search, &new).run(), Ok(()));
     }
 
