@@ -412,10 +412,17 @@ fn census() {
     // Per kind of transformation (the first, and any second, named by its
     // variant): cases, intended, wrong.
     let mut kinds: std::collections::BTreeMap<String, (usize, usize, usize)> = Default::default();
-    let mut seed = 0u64;
+    // `TRANSFORM_SEED=n` shows that one case in full, whatever its outcome.
+    let only: Option<u64> = std::env::var("TRANSFORM_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok());
+    let mut seed = only.map_or(0, |s| s - 1);
     let mut shown = 0;
     while cases < wanted {
         seed += 1;
+        if only.is_some_and(|s| seed > s) {
+            break;
+        }
         let Some(c) = case(seed) else { continue };
         cases += 1;
         let kind =
@@ -429,7 +436,7 @@ fn census() {
                 })
                 .collect::<Vec<_>>()
                 .join("+");
-        let tally = kinds.entry(kind).or_default();
+        let tally = kinds.entry(kind.clone()).or_default();
         tally.0 += 1;
         match run(&c) {
             (Outcome::Intended, _) => {
@@ -450,8 +457,9 @@ fn census() {
                 if texts(expected) == texts(got.as_deref().unwrap_or_default()) {
                     only_blank_lines += 1;
                 }
+                println!("wrong: seed {seed} {kind}");
                 // The first two of each kind.
-                if tally.2 <= 2 && shown < 24 {
+                if only.is_some() || (tally.2 <= 2 && shown < 24) {
                     shown += 1;
                     let expected = c.intended.as_deref().unwrap_or(&c.text);
                     let got = got.unwrap_or_default();

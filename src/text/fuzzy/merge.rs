@@ -29,7 +29,12 @@ use super::costs::COSTS;
 use super::likeness::{Likeness, agrees, likeness, numbers_differ, typos};
 use super::rows::Row;
 
+mod shift;
+mod systematic;
 mod written;
+
+use shift::{deep_keys, shift_of};
+use systematic::{Swap, systematic};
 
 #[cfg(test)]
 mod tests;
@@ -82,41 +87,6 @@ pub(crate) enum Clash {
     Transformed(Swap, Vec<(String, String)>),
 }
 
-/// One character changed into another, as (in the search, in the file).
-type Swap = (char, char);
-
-/// A character change that typos of two different words share: typos are
-/// independent slips, one change made everywhere is a transformation of
-/// the text, and `new_content` went through it too.
-fn systematic(typos: &[(String, String)]) -> Option<(Swap, Vec<(String, String)>)> {
-    let mut seen: Vec<(Swap, Vec<(String, String)>)> = Vec::new();
-    for (a, b) in typos {
-        let (ca, cb): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
-        if ca.len() != cb.len() {
-            continue;
-        }
-        let mut changes: Vec<(char, char)> = ca
-            .iter()
-            .zip(&cb)
-            .filter(|(x, y)| x != y)
-            .map(|(x, y)| (*x, *y))
-            .collect();
-        changes.sort_unstable();
-        changes.dedup();
-        for change in changes {
-            match seen.iter_mut().find(|(c, _)| *c == change) {
-                Some((_, words)) => {
-                    if !words.iter().any(|(w, _)| w == a) {
-                        words.push((a.clone(), b.clone()));
-                    }
-                }
-                None => seen.push((change, vec![(a.clone(), b.clone())])),
-            }
-        }
-    }
-    seen.into_iter().find(|(_, words)| words.len() >= 2)
-}
-
 /// The three texts and how two pairs of them line up.
 pub(crate) struct Sides<'a, 't> {
     pub base: &'a [Row<'a>],
@@ -162,51 +132,6 @@ enum FileSide {
 }
 
 const MARKER_KEY: &str = "\u{1}marker";
-
-/// How far theirs is shifted from the base as a whole: the commonest
-/// difference in depth between lines the two have alike.
-fn shift_of(base: &[Row<'_>], theirs: &[Row<'_>], bk: &[&str], tk: &[&str]) -> isize {
-    let mut counts: Vec<(isize, usize)> = Vec::new();
-    for op in capture_diff_slices(Algorithm::Patience, bk, tk) {
-        if let DiffOp::Equal {
-            old_index,
-            new_index,
-            len,
-        } = op
-        {
-            for k in 0..len {
-                let (b, t) = (&base[old_index + k], &theirs[new_index + k]);
-                if b.is_blank() {
-                    continue;
-                }
-                let d = t.width as isize - b.width as isize;
-                match counts.iter_mut().find(|(x, _)| *x == d) {
-                    Some((_, c)) => *c += 1,
-                    None => counts.push((d, 1)),
-                }
-            }
-        }
-    }
-    counts
-        .into_iter()
-        .max_by(|a, b| a.1.cmp(&b.1).then(b.0.abs().cmp(&a.0.abs())))
-        .map_or(0, |(d, _)| d)
-}
-
-/// Keys with each line's depth (less `shift`) in front; blank lines and
-/// markers as they are.
-fn deep_keys(rows: &[Row<'_>], plain: &[&str], shift: isize) -> Vec<String> {
-    rows.iter()
-        .zip(plain)
-        .map(|(r, k)| {
-            if r.is_blank() || *k == MARKER_KEY {
-                k.to_string()
-            } else {
-                format!("{}\u{2}{k}", r.width as isize - shift)
-            }
-        })
-        .collect()
-}
 
 fn keys<'a>(rows: &'a [Row<'a>], markers: &[bool]) -> Vec<&'a str> {
     rows.iter()
