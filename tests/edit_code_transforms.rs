@@ -472,6 +472,9 @@ fn census() {
                         "wrong, seed {seed}, T = {:?}\n--- search\n{}--- new\n{}{diff}",
                         c.ts, c.search, c.new,
                     );
+                    if only.is_some() {
+                        println!("--- file\n{}--- end of file", c.text);
+                    }
                 }
             }
         }

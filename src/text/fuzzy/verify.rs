@@ -275,6 +275,8 @@ impl Check<'_> {
             }
         }
         self.in_place()?;
+        self.in_order()?;
+        self.no_line_doubled()?;
         self.spacing.check(&|name| self.brief(name))?;
         self.depths.check(&|name| self.brief(name))?;
         // Around the region too: a line the caller removes that the plan
@@ -405,6 +407,71 @@ impl Check<'_> {
                     }
                 }
             }
+        }
+        Ok(())
+    }
+
+    /// Refuses when the plan puts a line `new_content` has elsewhere among
+    /// the lines than `new_content` does: the lines of the region afterwards
+    /// read as `new_content` in its order, but for the lines the caller never
+    /// showed and the ones it keeps that the file lacks. A line that both
+    /// sides have and that no common order pairs was moved by the plan, as
+    /// when the search has two lines in another order than the file and the
+    /// merge applies that order on top of the file's.
+    fn in_order(&self) -> Result<(), String> {
+        let new: Vec<&str> = self
+            .new_order
+            .iter()
+            .copied()
+            .filter(|k| *k != MARKER)
+            .collect();
+        let (mut unplaced, mut moved) = (Vec::new(), Vec::new());
+        for op in capture_diff_slices(Algorithm::Myers, &new, &self.after) {
+            unplaced.extend(
+                op.old_range()
+                    .filter(|_| op.tag() != similar::DiffTag::Equal)
+                    .map(|i| new[i]),
+            );
+            moved.extend(
+                op.new_range()
+                    .filter(|_| op.tag() != similar::DiffTag::Equal)
+                    .map(|i| self.after[i]),
+            );
+        }
+        match unplaced.iter().find(|k| moved.contains(k)) {
+            Some(line) => Err(format!(
+                "it would put `{}` elsewhere among the lines than new_content puts it",
+                self.brief(line)
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// Refuses when the plan writes a line next to a copy of itself (blank
+    /// lines aside, the lines just outside the region included) more often
+    /// than the file had such a pair there and `new_content` has one: a line
+    /// the caller adds at the edge of its text, beside the same line the
+    /// file has just past the region, is the caller's view of that line as
+    /// often as it is a new one.
+    fn no_line_doubled(&self) -> Result<(), String> {
+        let doubles =
+            |lines: &[&'_ str]| -> usize { lines.windows(2).filter(|w| w[0] == w[1]).count() };
+        let new: Vec<&str> = self
+            .new_order
+            .iter()
+            .copied()
+            .filter(|k| *k != MARKER)
+            .collect();
+        if doubles(&self.nearby_after) > doubles(&self.nearby) + doubles(&new) {
+            let line = self
+                .nearby_after
+                .windows(2)
+                .find(|w| w[0] == w[1])
+                .map_or("", |w| w[0]);
+            return Err(format!(
+                "it would leave two `{}` next to each other, which neither the file nor new_content has there",
+                self.brief(line)
+            ));
         }
         Ok(())
     }

@@ -105,7 +105,89 @@ impl Spacing<'_> {
     /// line in the message).
     pub(crate) fn check(&self, brief: &dyn Fn(&str) -> String) -> Result<(), String> {
         self.kept_lines(brief)?;
-        self.written_out(brief)
+        self.written_out(brief)?;
+        self.no_change_on_a_misread(brief)
+    }
+
+    /// The runs of blank lines `other` has otherwise than the search: for
+    /// each line of text of the search that `other` has too (kept, or
+    /// rewritten), the run before it (and after the last one), where both
+    /// runs lie between the same two lines or at the edge, as (search line,
+    /// whether after it, the run in `other`). `outside` goes on the runs at
+    /// `other`'s edges; `partial` says a run at the search's edge that is
+    /// shorter than `other`'s is no difference (the search stops there).
+    fn run_changes(
+        &self,
+        other: &[&str],
+        outside: (usize, usize),
+        partial: bool,
+    ) -> Vec<(usize, bool, usize)> {
+        let pairs = kept(&self.search, other, true);
+        let mut out = Vec::new();
+        for (k, &(s, o)) in pairs.iter().enumerate() {
+            let last = k + 1 == pairs.len();
+            for after in [false, true] {
+                if after && !last {
+                    continue;
+                }
+                let runs = (
+                    run_beside(&self.search, s, after),
+                    run_beside(other, o, after),
+                );
+                let (searched, theirs) = match runs {
+                    (Run::To(a, sk), Run::To(b, ok)) if pairs.contains(&(sk, ok)) => (a, b),
+                    (Run::Edge(a), Run::Edge(b)) => {
+                        let b = b + if after { outside.1 } else { outside.0 };
+                        if partial && a <= b {
+                            continue;
+                        }
+                        (a, b)
+                    }
+                    _ => continue,
+                };
+                if searched != theirs {
+                    out.push((s, after, theirs));
+                }
+            }
+        }
+        out
+    }
+
+    /// Where the search's blank lines differ from the file's, the caller's
+    /// view of them is not the file's, and a blank line `new_content` adds
+    /// or drops elsewhere may be that view moving a blank line the file
+    /// already has where the caller wants it (two lines the search has in
+    /// another order than the file, one of them a blank line): the merge
+    /// would make the move twice. So, then, `new_content` may change the
+    /// blank lines only where the file differs, to the file's count.
+    fn no_change_on_a_misread(&self, brief: &dyn Fn(&str) -> String) -> Result<(), String> {
+        let misread = self.run_changes(&self.before, self.outside, true);
+        let Some(&(ms, mafter, had)) = misread.first() else {
+            return Ok(());
+        };
+        let changed = self.run_changes(&self.new, (0, 0), false);
+        match changed.iter().find(|c| !misread.contains(c)) {
+            None => Ok(()),
+            Some(&(s, after, wanted)) => {
+                let place = |s: usize, after: bool| {
+                    format!(
+                        "{} `{}`",
+                        if after { "after" } else { "before" },
+                        brief(self.search[s])
+                    )
+                };
+                Err(format!(
+                    "new_content has {wanted} blank line{} {}, and search_context's blank lines are not the file's ({} {} where search_context has {}); copy the blank lines as the file has them, then change them",
+                    if wanted == 1 { "" } else { "s" },
+                    place(s, after),
+                    had,
+                    place(ms, mafter),
+                    match run_beside(&self.search, ms, mafter) {
+                        Run::To(n, _) | Run::Edge(n) => n,
+                    }
+                ))
+            }
+        }
     }
 
     /// The runs beside the lines the caller keeps or rewrites.
@@ -246,16 +328,47 @@ mod tests {
     #[test]
     fn the_caller_s_own_change_of_blank_lines_is_made() {
         // The caller removes the blank line before `b`, and adds two before
-        // `c`; the file has one more before `c` than the search says.
+        // `c`; the file's blank lines are the search's.
         let search = ["a", "", "b", "c", "d"];
         let new = ["a", "b", "", "", "c", "d2"];
-        let before = ["a", "", "b", "", "c", "d"];
+        let before = ["a", "", "b", "c", "d"];
         assert_eq!(
             check(&search, &new, &before, &["a", "b", "", "", "c", "d2"]),
             Ok(())
         );
         let err = check(&search, &new, &before, &["a", "", "b", "", "c", "d2"]).unwrap_err();
         assert!(err.contains("after `a`, where new_content has 0"), "{err}");
+    }
+
+    #[test]
+    fn where_the_search_misreads_the_blank_lines_the_caller_may_only_correct_them() {
+        // The file has a blank line before `c` that the search lacks, and
+        // new_content moves the one before `b` there: the caller's view of
+        // the blank lines is not the file's, so that may be the file's line
+        // moved twice.
+        let search = ["a", "", "b", "c", "d"];
+        let before = ["a", "", "b", "", "c", "d"];
+        let new = ["a", "b", "", "c", "d2"];
+        let err = check(&search, &new, &before, &["a", "b", "", "c", "d2"]).unwrap_err();
+        assert!(
+            err.contains(
+                "new_content has 0 blank lines before `b`, and search_context's blank lines are not the file's (1 before `c` where search_context has 0)"
+            ),
+            "{err}"
+        );
+        // Giving `c` the file's blank line, and nothing else, is fine.
+        let new = ["a", "", "b", "", "c", "d2"];
+        assert_eq!(
+            check(&search, &new, &before, &["a", "", "b", "", "c", "d2"]),
+            Ok(())
+        );
+        // So is a change where the file's blank lines are the search's.
+        let before = ["a", "", "b", "c", "d"];
+        let new = ["a", "b", "", "c", "d2"];
+        assert_eq!(
+            check(&search, &new, &before, &["a", "b", "", "c", "d2"]),
+            Ok(())
+        );
     }
 
     #[test]

@@ -434,3 +434,107 @@ fn an_unseen_line_goes_only_as_written_out_or_under_a_marker() {
     c.new_order = vec!["a", MARKER, "audit cache 325", "b"];
     assert_eq!(c.run(), Ok(()));
 }
+
+#[test]
+fn a_line_the_plan_puts_elsewhere_than_new_content_is_refused() {
+    // The search has `}` and the `console` line in another order than the
+    // file; new_content has them in the file's order, so the merge moved
+    // the `}` on top of the file's order. Line by line each written line
+    // sits between lines new_content puts it between (the two `}` are
+    // alike); only the order of the whole says the `}` moved.
+    let before = ["if (x) {", "console.log(1);", "}", "return y;", "}"];
+    let search = ["if (x) {", "}", "console.log(1);", "}", "return y;"];
+    let new = [
+        "if (x) {",
+        "}",
+        "console.log(1);",
+        "return_next y;",
+        "added();",
+        "}",
+    ];
+    let after = [
+        "if (x) {",
+        "console.log(1);",
+        "return_next y;",
+        "added();",
+        "}",
+        "}",
+    ];
+    let c = plain(&before, &after, &search, &new);
+    let refused = c.in_order().unwrap_err();
+    assert!(
+        refused.contains("it would put `}` elsewhere among the lines than new_content puts it"),
+        "{refused}"
+    );
+    let right = [
+        "if (x) {",
+        "console.log(1);",
+        "}",
+        "return_next y;",
+        "added();",
+        "}",
+    ];
+    let new = [
+        "if (x) {",
+        "console.log(1);",
+        "}",
+        "return_next y;",
+        "added();",
+        "}",
+    ];
+    assert_eq!(plain(&before, &right, &search, &new).in_order(), Ok(()));
+    // A line the caller keeps that the file lacks is no move.
+    let after = [
+        "if (x) {",
+        "console.log(1);",
+        "return_next y;",
+        "added();",
+        "}",
+    ];
+    assert_eq!(plain(&before, &after, &search, &new).in_order(), Ok(()));
+}
+
+#[test]
+fn a_line_written_beside_its_copy_just_outside_the_region_is_refused() {
+    // new_content starts with `}`, which the search does not have and the
+    // file has just before the region: written, the file would have two.
+    let before = ["if (n > 33) {", "emit(id);", "}", "emit(score);"];
+    let search = ["if (n > 33) {", "emit(id);", "}", "emit(score);"];
+    let new = ["}", "if (n > 35) {", "emit(id);", "emit(score);"];
+    let after = ["}", "if (n > 35) {", "emit(id);", "emit(score);"];
+    let mut c = plain(&before, &after, &search, &new);
+    c.nearby = [
+        "render(x);",
+        "}",
+        "if (n > 33) {",
+        "emit(id);",
+        "}",
+        "emit(score);",
+    ]
+    .to_vec();
+    c.nearby_after = [
+        "render(x);",
+        "}",
+        "}",
+        "if (n > 35) {",
+        "emit(id);",
+        "emit(score);",
+    ]
+    .to_vec();
+    let refused = c.no_line_doubled().unwrap_err();
+    assert!(
+        refused.contains("it would leave two `}` next to each other"),
+        "{refused}"
+    );
+    // A pair new_content has, or the file had, is no harm.
+    c.nearby = [
+        "render(x);",
+        "}",
+        "}",
+        "if (n > 33) {",
+        "emit(id);",
+        "emit(score);",
+    ]
+    .to_vec();
+    assert_eq!(c.no_line_doubled(), Ok(()));
+}
