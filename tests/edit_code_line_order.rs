@@ -49,7 +49,8 @@ fn a_blank_line_the_search_has_on_the_other_side_of_a_heading_is_not_moved_twice
     // again. Read as the caller moving the blank line, the merge would drop
     // the file's blank line before the heading and add a second after it.
     let search = "\n## Decode the report\nThe weight of a ledger never goes down.\n";
-    let new = "## Decode the report_next\nadded_line_38();\n\nThe weight of a ledger never goes down.\n";
+    let new =
+        "## Decode the report_next\nadded_line_38();\n\nThe weight of a ledger never goes down.\n";
     let want = GUIDE.replace(
         "## Decode the report\n",
         "## Decode the report_next\nadded_line_38();\n",
@@ -92,4 +93,69 @@ fn a_closing_brace_the_search_has_before_a_line_is_not_moved_after_it() {
         "  return_next bufferDepth;\n  added_line_11();\n",
     );
     intended_or_refused(RESOLVE, search, new, &want);
+}
+
+const SORT: &str = "\
+def clamp_channel(header, limit=10):
+    # this is the segment's last use
+    request_width = part + 96
+    return request_width
+
+
+def sort_session(request, limit=10):
+    \"\"\"Sorts the metric's limit.\"\"\"
+    emit(scan_window(limit, 33))
+    emit(limit * request.limit)
+    schedule_width = limit * request.width
+    label_width = rank_batch(schedule_width, 60)
+    emit(render_segment(limit, 51))
+    if schedule_width > 398:
+        scan_snapshot(request, label_width)
+    # keep in sync with the \"quota\" schema
+    return label_width
+";
+
+#[test]
+fn a_docstring_the_search_has_after_the_next_line_and_misquoted_is_not_written_twice() {
+    // `"` became `[` throughout the caller's texts, and the search has the
+    // docstring after the first line of the body. new_content rewrites it
+    // in the file's place. The search's docstring is left without a file
+    // line; merged, the file's docstring stayed and the caller's rewrite
+    // (with its `[[[`) went in beside it.
+    let search = "    emit(scan_window(limit, 33))\n    [[[Sorts the metric's limit.[[[\n    emit(limit * request.limit)\n    schedule_width = limit * request.width\n    label_width = rank_batch(schedule_width, 60)\n    emit(render_segment(limit, 51))\n    if schedule_width > 398:\n        scan_snapshot(request, label_width)\n";
+    let new = "    [[[Sorts the_new metric's limit.[[[\n    emit(scan_window(limit, 33))\n    emit(limit * request.limit)\n    schedule_width = limit * request.width\n    label_width = rank_batch(schedule_width, 60)\n    emit(render_segment(limit, 51))\n    if schedule_width > 398:\n        scan_snapshot(request, label_width)\n";
+    let want = SORT.replace("Sorts the metric's", "Sorts the_new metric's");
+    intended_or_refused(SORT, search, new, &want);
+}
+
+const LOAD: &str = "\
+def scan_table(token, limit=10):
+    \"\"\"Checks the metric's count.\"\"\"
+    logger.info(\"won't trim a closed column\")
+    return session_id
+
+
+def load_table(request, limit=10):
+    \"\"\"Scans the payload's offset9.\"\"\"
+    # donQ't retry here - the caller's loop handles it
+    emit(limit * request.kind)
+    logger.info(\"won't decode a closed segment\")
+    label_count = request.id
+
+
+    logger.info(\"can't store payload\")
+    metric_score = resolve_window(label_count, 6)
+    return metric_score
+";
+
+#[test]
+fn a_rewrite_of_a_line_the_search_has_after_its_neighbour_does_not_leave_the_old_line() {
+    // The block the search describes is gone; a look-alike remains, with
+    // `offset9` and `donQ't`, and the search has its first two lines in
+    // the other order. new_content rewrites the docstring. Merged, the
+    // file's docstring stayed and the rewrite went in after it.
+    let search = "    # don't retry here - the caller's loop handles it\n    \"\"\"Scans the payload's offset.\"\"\"\n    emit(limit * request.kind)\n    logger.info(\"won't decode a closed segment\")\n    label_count = request.id\n\n\n    logger.info(\"can't store payload\")\n";
+    let new = "    \"\"\"Scans the_alt payload's offset.\"\"\"\n    # don't retry here - the caller's loop handles it\n    emit(limit * request.kind)\n    logger.info(\"won't decode a closed segment\")\n    label_count = request.id\n\n\n    logger.info(\"can't store payload\")\n";
+    // The block meant is not in the file: only a refusal is right.
+    assert!(apply(LOAD, search, new).is_err());
 }

@@ -294,6 +294,44 @@ fn would_pair(
         }
     }
     flush(&mut gap, (region.end..file.len()).take(NEARBY).collect());
+    // A search line with no such line in its gap may be one of two lines
+    // the search has in another order than the file: its file line is then
+    // a line or two past a neighbour, a line no step pairs.
+    const TRANSPOSED: usize = 2;
+    let mut taken: Vec<usize> = steps
+        .iter()
+        .flat_map(|step| match step {
+            Step::Pair { f, .. } => *f..*f + 1,
+            Step::Hidden { f, .. } => f.clone(),
+            _ => 0..0,
+        })
+        .chain(out.iter().map(|&(_, f)| f))
+        .collect();
+    let mut next_f = region.start;
+    for step in steps {
+        match *step {
+            Step::Pair { f, .. } => next_f = f + 1,
+            Step::Hidden { ref f, .. } => next_f = f.end,
+            Step::FileOnly { f } => next_f = f + 1,
+            Step::SearchOnly { s } if !base[s].is_blank() && !out.iter().any(|p| p.0 == s) => {
+                let near =
+                    next_f.saturating_sub(TRANSPOSED + 1)..(next_f + TRANSPOSED).min(file.len());
+                let best = near
+                    .filter(|f| text(f) && !taken.contains(f) && alike(s, *f))
+                    .max_by(|&x, &y| {
+                        let r = |f: usize| {
+                            rapidfuzz::fuzz::ratio(solid(&base[s]).chars(), solid(&file[f]).chars())
+                        };
+                        r(x).total_cmp(&r(y))
+                    });
+                if let Some(f) = best {
+                    taken.push(f);
+                    out.push((s, f));
+                }
+            }
+            _ => {}
+        }
+    }
     out
 }
 
@@ -321,5 +359,23 @@ mod tests {
         let file = of_snippet("  - 2059\nports:\n");
         let steps = [Step::SearchOnly { s: 0 }, Step::Pair { s: 1, f: 1 }];
         assert_eq!(would_pair(&steps, &base, &file, &(1..2)), vec![(0, 0)]);
+    }
+
+    #[test]
+    fn a_search_line_across_a_neighbour_from_its_file_line_would_pair_with_it() {
+        // The search has the docstring after the first line of the body;
+        // the file, before it (above the region). The gap between the two
+        // pairs has no file line, so it would pair with none.
+        let base = of_snippet("  emit(a)\n  [[[Sorts it.[[[\n  emit(b)\n");
+        let file = of_snippet("def f():\n  \"\"\"Sorts it.\"\"\"\n  emit(a)\n  emit(b)\n");
+        let steps = [
+            Step::Pair { s: 0, f: 2 },
+            Step::SearchOnly { s: 1 },
+            Step::Pair { s: 2, f: 3 },
+        ];
+        assert_eq!(would_pair(&steps, &base, &file, &(2..4)), vec![(1, 1)]);
+        // A line paired already is not taken twice, nor one unlike it.
+        let file = of_snippet("def f():\n  other line here\n  emit(a)\n  emit(b)\n");
+        assert_eq!(would_pair(&steps, &base, &file, &(2..4)), vec![]);
     }
 }

@@ -291,6 +291,23 @@ impl Check<'_> {
                     self.brief(line)
                 ));
             }
+            // The file's line the caller read as it (another version, by
+            // the alignment or standing where it would), removed by the
+            // caller in that reading, goes too: left, the file would have
+            // both the old line and the caller's rewrite of it. (Unless
+            // new_content has the file's line itself: the caller's rewrite
+            // is then the file's version.)
+            let read_as = self.misread.iter().find(|(s, f)| s == line && s != f);
+            if let Some(&(_, file)) = read_as {
+                let count = |lines: &[&str]| lines.iter().filter(|k| **k == file).count();
+                if !self.new.contains(&file) && count(&self.nearby_after) >= count(&self.nearby) {
+                    return Err(format!(
+                        "it reads `{}` as the file's `{}`, which new_content removes or rewrites, and would leave that line in the file",
+                        self.brief(line),
+                        self.brief(file)
+                    ));
+                }
+            }
         }
         Ok(())
     }

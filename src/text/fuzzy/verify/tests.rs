@@ -538,3 +538,44 @@ fn a_line_written_beside_its_copy_just_outside_the_region_is_refused() {
     .to_vec();
     assert_eq!(c.no_line_doubled(), Ok(()));
 }
+
+#[test]
+fn the_file_s_line_a_rewritten_search_line_was_read_as_goes_too() {
+    // The search's `offset` line is the file's `offset9` misread (it stands
+    // across a neighbour, just outside the region); new_content rewrites it.
+    // The plan wrote the rewrite and left `offset9`.
+    let before = ["# don't retry", "emit(kind)"];
+    let search = ["# don't retry", "Scans offset.", "emit(kind)"];
+    let new = ["Scans the_alt offset.", "# don't retry", "emit(kind)"];
+    let after = ["Scans the_alt offset.", "# don't retry", "emit(kind)"];
+    let mut c = plain(&before, &after, &search, &new);
+    c.nearby = [
+        "def load():",
+        "Scans offset9.",
+        "# don't retry",
+        "emit(kind)",
+    ]
+    .to_vec();
+    c.nearby_after = [
+        "def load():",
+        "Scans offset9.",
+        "Scans the_alt offset.",
+        "# don't retry",
+        "emit(kind)",
+    ]
+    .to_vec();
+    c.misread = vec![("Scans offset.", "Scans offset9.")];
+    let refused = c.run().unwrap_err();
+    assert!(
+        refused.contains("it reads `Scans offset.` as the file's `Scans offset9.`, which new_content removes or rewrites, and would leave that line in the file"),
+        "{refused}"
+    );
+    // Where new_content writes the file's line itself, it stays.
+    let before = ["Scans offset9.", "emit(kind)"];
+    let search = ["Scans offset.", "emit(kind)"];
+    let new = ["Scans offset9.", "emit(kind2)"];
+    let after = ["Scans offset9.", "emit(kind2)"];
+    let mut c = plain(&before, &after, &search, &new);
+    c.misread = vec![("Scans offset.", "Scans offset9.")];
+    assert_eq!(c.run(), Ok(()));
+}
