@@ -5,7 +5,7 @@ use super::align::Step;
 use super::context::Ctx;
 use super::edges;
 use super::merge::{Clash, Sides};
-use super::normalize::invisible;
+use super::normalize::{invisible, solid};
 use super::outcome::{Adjustment, PlannedEdit};
 use super::places::{Place, Prepared};
 use super::refusal::{ConflictReason, Refusal, Unfound};
@@ -252,11 +252,9 @@ fn would_pair(
     file: &[Row<'_>],
     region: &std::ops::Range<usize>,
 ) -> Vec<(usize, usize)> {
-    let solid = |r: &Row<'_>| -> String { r.raw.chars().filter(|c| !c.is_whitespace()).collect() };
-    let alike = |s: usize, f: usize| {
-        rapidfuzz::fuzz::ratio(solid(&base[s]).chars(), solid(&file[f]).chars())
-            >= super::costs::COSTS.paired_rewrite
-    };
+    let likeness =
+        |s: usize, f: usize| rapidfuzz::fuzz::ratio(solid(base[s].raw), solid(file[f].raw));
+    let alike = |s: usize, f: usize| likeness(s, f) >= super::costs::COSTS.paired_rewrite;
     // Past the region's edges, as far as a few blank lines reach.
     const NEARBY: usize = 16;
     let text = |f: &usize| !file[*f].is_blank();
@@ -318,12 +316,7 @@ fn would_pair(
                     next_f.saturating_sub(TRANSPOSED + 1)..(next_f + TRANSPOSED).min(file.len());
                 let best = near
                     .filter(|f| text(f) && !taken.contains(f) && alike(s, *f))
-                    .max_by(|&x, &y| {
-                        let r = |f: usize| {
-                            rapidfuzz::fuzz::ratio(solid(&base[s]).chars(), solid(&file[f]).chars())
-                        };
-                        r(x).total_cmp(&r(y))
-                    });
+                    .max_by(|&x, &y| likeness(s, x).total_cmp(&likeness(s, y)));
                 if let Some(f) = best {
                     taken.push(f);
                     out.push((s, f));

@@ -93,6 +93,12 @@ pub(crate) fn canonical(line: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// The characters of `line` without its whitespace: what a slip is measured
+/// in, since keys space out marks (`channel ' s`) and indentation is noise.
+pub(crate) fn solid(line: &str) -> Vec<char> {
+    line.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
 /// The leading spaces and tabs of a line.
 pub(crate) fn indent_of(line: &str) -> &str {
     let end = line

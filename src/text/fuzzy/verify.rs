@@ -31,6 +31,7 @@ use similar::{Algorithm, DiffOp, capture_diff_slices};
 
 use super::costs::COSTS;
 use super::likeness::{Likeness, likeness};
+use super::normalize::solid;
 use super::rows::Row;
 
 mod blank_runs;
@@ -390,8 +391,6 @@ impl Check<'_> {
             }
             // Characters, not the key's spacing: a key spaces out marks
             // (`channel ' s`), which would make a one-character slip look long.
-            let solid =
-                |t: &str| -> Vec<char> { t.chars().filter(|c| !c.is_whitespace()).collect() };
             let (a, b) = (solid(s), solid(f));
             for op in capture_diff_slices(Algorithm::Myers, &a, &b) {
                 if let DiffOp::Equal { .. } = op {
