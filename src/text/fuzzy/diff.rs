@@ -1,9 +1,31 @@
-//! Unified diffs of a block, numbered with the file's own line numbers.
+//! Line diffs for the matcher: the lines two texts have in common, and
+//! unified diffs of a block, numbered with the file's own line numbers.
 //!
 //! Line endings are not shown: `\r\n` reads as `\n`, because the agent reading
 //! the diff compares text, and endings are handled by the matcher.
 
+use std::hash::Hash;
+
+use similar::{Algorithm, DiffOp, capture_diff_slices};
+
 use crate::text::diff::unified_diff_numbered;
+
+/// The lines a patience diff of `a` and `b` keeps, as (index in `a`, index
+/// in `b`), in order.
+pub(crate) fn kept_pairs<T: Hash + Eq + Ord>(a: &[T], b: &[T]) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for op in capture_diff_slices(Algorithm::Patience, a, b) {
+        if let DiffOp::Equal {
+            old_index,
+            new_index,
+            len,
+        } = op
+        {
+            out.extend((0..len).map(|k| (old_index + k, new_index + k)));
+        }
+    }
+    out
+}
 
 /// A unified diff from `old` (whose first line is line `old_first`) to `new`
 /// (first line `new_first`), with three lines of context. Empty when the two

@@ -24,6 +24,7 @@ use similar::{Algorithm, DiffOp, capture_diff_slices};
 
 use super::align::{Alignment, Step};
 use super::costs::COSTS;
+use super::diff::kept_pairs;
 use super::likeness::{Likeness, likeness};
 use super::rows::Row;
 
@@ -233,17 +234,8 @@ fn kept_lines(base: &[Row<'_>], theirs: &[Row<'_>]) -> Vec<Option<usize>> {
     let bk: Vec<&str> = base.iter().map(|r| r.key.as_str()).collect();
     let tk: Vec<&str> = theirs.iter().map(|r| r.key.as_str()).collect();
     let mut kept = vec![None; bk.len()];
-    for op in capture_diff_slices(Algorithm::Patience, &bk, &tk) {
-        if let DiffOp::Equal {
-            old_index,
-            new_index,
-            len,
-        } = op
-        {
-            for k in 0..len {
-                kept[old_index + k] = Some(new_index + k);
-            }
-        }
+    for (b, t) in kept_pairs(&bk, &tk) {
+        kept[b] = Some(t);
     }
     kept
 }

@@ -22,10 +22,9 @@
 
 use std::ops::Range;
 
-use similar::{Algorithm, DiffOp, capture_diff_slices};
-
 use super::align::{Alignment, Step};
 use super::costs::COSTS;
+use super::diff::kept_pairs;
 use super::likeness::{Likeness, agrees, likeness, numbers_differ, typos};
 use super::rows::Row;
 
@@ -191,18 +190,9 @@ impl Sides<'_, '_> {
         let tk = deep_keys(self.theirs, &plain_t, shift);
         let mut theirs_of: Vec<Option<usize>> = vec![None; bk.len()];
         let mut base_of: Vec<Option<usize>> = vec![None; tk.len()];
-        for op in capture_diff_slices(Algorithm::Patience, &bk, &tk) {
-            if let DiffOp::Equal {
-                old_index,
-                new_index,
-                len,
-            } = op
-            {
-                for k in 0..len {
-                    theirs_of[old_index + k] = Some(new_index + k);
-                    base_of[new_index + k] = Some(old_index + k);
-                }
-            }
+        for (b, t) in kept_pairs(&bk, &tk) {
+            theirs_of[b] = Some(t);
+            base_of[t] = Some(b);
         }
         prefer_present(&bk, &ours, &mut theirs_of, &mut base_of);
         if let Some(t) = (0..tk.len()).find(|&t| self.theirs_markers[t] && base_of[t].is_none()) {

@@ -434,13 +434,17 @@ impl Check<'_> {
     /// sides have and that no common order pairs was moved by the plan, as
     /// when the search has two lines in another order than the file and the
     /// merge applies that order on top of the file's.
-    fn in_order(&self) -> Result<(), String> {
-        let new: Vec<&str> = self
-            .new_order
+    /// `new_content`'s lines of text in order, markers left out.
+    fn new_lines(&self) -> Vec<&str> {
+        self.new_order
             .iter()
             .copied()
             .filter(|k| *k != MARKER)
-            .collect();
+            .collect()
+    }
+
+    fn in_order(&self) -> Result<(), String> {
+        let new = self.new_lines();
         let (mut unplaced, mut moved) = (Vec::new(), Vec::new());
         for op in capture_diff_slices(Algorithm::Myers, &new, &self.after) {
             unplaced.extend(
@@ -472,12 +476,7 @@ impl Check<'_> {
     fn no_line_doubled(&self) -> Result<(), String> {
         let doubles =
             |lines: &[&'_ str]| -> usize { lines.windows(2).filter(|w| w[0] == w[1]).count() };
-        let new: Vec<&str> = self
-            .new_order
-            .iter()
-            .copied()
-            .filter(|k| *k != MARKER)
-            .collect();
+        let new = self.new_lines();
         if doubles(&self.nearby_after) > doubles(&self.nearby) + doubles(&new) {
             let line = self
                 .nearby_after

@@ -1,8 +1,7 @@
 //! How far `new_content` is indented from the search as a whole, and keys
 //! that carry each line's depth less that shift.
 
-use similar::{Algorithm, DiffOp, capture_diff_slices};
-
+use super::super::diff::kept_pairs;
 use super::super::rows::Row;
 use super::MARKER_KEY;
 
@@ -10,24 +9,15 @@ use super::MARKER_KEY;
 /// difference in depth between lines the two have alike.
 pub(super) fn shift_of(base: &[Row<'_>], theirs: &[Row<'_>], bk: &[&str], tk: &[&str]) -> isize {
     let mut counts: Vec<(isize, usize)> = Vec::new();
-    for op in capture_diff_slices(Algorithm::Patience, bk, tk) {
-        if let DiffOp::Equal {
-            old_index,
-            new_index,
-            len,
-        } = op
-        {
-            for k in 0..len {
-                let (b, t) = (&base[old_index + k], &theirs[new_index + k]);
-                if b.is_blank() {
-                    continue;
-                }
-                let d = t.width as isize - b.width as isize;
-                match counts.iter_mut().find(|(x, _)| *x == d) {
-                    Some((_, c)) => *c += 1,
-                    None => counts.push((d, 1)),
-                }
-            }
+    for (b, t) in kept_pairs(bk, tk) {
+        let (b, t) = (&base[b], &theirs[t]);
+        if b.is_blank() {
+            continue;
+        }
+        let d = t.width as isize - b.width as isize;
+        match counts.iter_mut().find(|(x, _)| *x == d) {
+            Some((_, c)) => *c += 1,
+            None => counts.push((d, 1)),
         }
     }
     counts
