@@ -449,7 +449,14 @@ fn census() {
                 .join("+");
         let tally = kinds.entry(kind.clone()).or_default();
         tally.0 += 1;
-        match run(&c) {
+        let outcome = run(&c);
+        if only.is_some() && outcome.0 != Outcome::Wrong {
+            println!(
+                "{:?}, seed {seed}, T = {:?}\n--- search\n{}--- new\n{}--- file\n{}--- end of file",
+                outcome.0, c.ts, c.search, c.new, c.text
+            );
+        }
+        match outcome {
             (Outcome::Intended, _) => {
                 intended += 1;
                 tally.1 += 1;

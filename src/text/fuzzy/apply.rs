@@ -203,17 +203,10 @@ pub(crate) fn edit(
                 ),
             },
             depths: Depths {
-                new: names
-                    .lines_of(&fitted.theirs, &fitted.theirs_markers)
-                    .into_iter()
-                    .zip(fitted.theirs.iter().map(|r| r.width))
-                    .collect(),
-                before: names.lines_of(&ctx.file[region.clone()], &vec![false; region.len()]),
-                after: names
-                    .lines_of(&after_rows, &vec![false; after_rows.len()])
-                    .into_iter()
-                    .zip(after_rows.iter().map(|r| r.width))
-                    .collect(),
+                search: names.depths_of(&fitted.base, &fitted.base_markers),
+                new: names.depths_of(&fitted.theirs, &fitted.theirs_markers),
+                before: names.depths_of(&ctx.file[region.clone()], &vec![false; region.len()]),
+                after: names.depths_of(&after_rows, &vec![false; after_rows.len()]),
             },
             outside_once: (around.start..region.start)
                 .chain(region.end..around.end)

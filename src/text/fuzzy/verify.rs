@@ -609,6 +609,19 @@ impl<'a> Names<'a> {
             .collect()
     }
 
+    /// [`Names::lines_of`], each with its indentation in columns.
+    pub(crate) fn depths_of(
+        &mut self,
+        rows: &'a [Row<'_>],
+        markers: &[bool],
+    ) -> Vec<(&'a str, usize)> {
+        let names = self.lines_of(rows, markers);
+        names
+            .into_iter()
+            .zip(rows.iter().map(|r| r.width))
+            .collect()
+    }
+
     /// The names of rows, markers and blank lines left out.
     pub(crate) fn keys_of(&mut self, rows: &'a [Row<'_>], markers: &[bool]) -> Vec<&'a str> {
         rows.iter()

@@ -1,6 +1,10 @@
-//! The re-read's rule for indentation: every line the plan writes stands, to
-//! the line of `new_content` before it, as `new_content` has it: deeper, as
-//! deep, or less deep.
+//! The re-read's rules for indentation:
+//!
+//! - every line the plan writes stands, to the line of `new_content` before
+//!   it, as `new_content` has it: deeper, as deep, or less deep;
+//! - a line the caller keeps at its depths keeps its depths in the file: of
+//!   the lines that read alike (every `}`), the plan re-indents none where
+//!   the caller re-indents none.
 //!
 //! Lines are compared as keys, so indentation is invisible to the rest of
 //! the re-read; yet a line written one level off changes what a program
@@ -13,22 +17,27 @@ use std::cmp::Ordering;
 
 use super::blank_runs::kept;
 
-/// `new_content` and the region after the edit, line by line (blank lines as
-/// `""`, markers as any line), with each line's indentation in columns.
+/// The search, `new_content` and the region before and after the edit, line
+/// by line (blank lines as `""`, markers as any line), with each line's
+/// indentation in columns.
 pub(crate) struct Depths<'a> {
+    pub search: Vec<(&'a str, usize)>,
     pub new: Vec<(&'a str, usize)>,
-    pub before: Vec<&'a str>,
+    pub before: Vec<(&'a str, usize)>,
     pub after: Vec<(&'a str, usize)>,
 }
 
 impl Depths<'_> {
     /// `Ok` when every written line is indented, to the line before it, as
-    /// `new_content` indents it; else which line is not (`brief` shows a
-    /// line in the message).
+    /// `new_content` indents it, and no line the caller keeps at its depths
+    /// is re-indented; else which line is not (`brief` shows a line in the
+    /// message).
     pub(crate) fn check(&self, brief: &dyn Fn(&str) -> String) -> Result<(), String> {
+        self.kept_depths(brief)?;
         let new: Vec<&str> = self.new.iter().map(|l| l.0).collect();
+        let before: Vec<&str> = self.before.iter().map(|l| l.0).collect();
         let after: Vec<&str> = self.after.iter().map(|l| l.0).collect();
-        let stayed: Vec<usize> = kept(&self.before, &after, false)
+        let stayed: Vec<usize> = kept(&before, &after, false)
             .into_iter()
             .map(|(_, a)| a)
             .collect();
@@ -52,6 +61,36 @@ impl Depths<'_> {
         }
         Ok(())
     }
+
+    /// Refuses when the plan changes the depths of the lines that read as
+    /// one (every `}`, every `end`) where the caller's two texts have them
+    /// at the same depths. Such a line's words say nothing of which one it
+    /// is, only its depth does; a plan that pairs the caller's `}` with the
+    /// file's at another depth writes the caller's depth over the file's,
+    /// and every key still reads right.
+    fn kept_depths(&self, brief: &dyn Fn(&str) -> String) -> Result<(), String> {
+        let widths = |lines: &[(&str, usize)], key: &str| {
+            let mut out: Vec<usize> = lines.iter().filter(|l| l.0 == key).map(|l| l.1).collect();
+            out.sort_unstable();
+            out
+        };
+        let mut keys: Vec<&str> = self.before.iter().map(|l| l.0).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        for key in keys.into_iter().filter(|k| !k.is_empty()) {
+            let (was, is) = (widths(&self.before, key), widths(&self.after, key));
+            if was.len() != is.len() || was == is {
+                continue;
+            }
+            if widths(&self.search, key) == widths(&self.new, key) {
+                return Err(format!(
+                    "it would re-indent `{}`, which new_content keeps at the depths search_context has it",
+                    brief(key)
+                ));
+            }
+        }
+        Ok(())
+    }
 }
 
 fn word(o: Ordering) -> &'static str {
@@ -69,8 +108,12 @@ mod tests {
     #[test]
     fn a_written_line_one_level_off_fails_and_units_do_not_matter() {
         let new = vec![("if x :", 4), ("y ( )", 8), ("z ( )", 8)];
-        let before = vec!["if x :", "y ( )"];
+        // The file indents with tabs (a column each here), the caller with
+        // four spaces.
+        let before = vec![("if x :", 1), ("y ( )", 2)];
+        let search = vec![("if x :", 4), ("y ( )", 8)];
         let wrong = Depths {
+            search: search.clone(),
             new: new.clone(),
             before: before.clone(),
             after: vec![("if x :", 1), ("y ( )", 2), ("z ( )", 1)],
@@ -84,10 +127,39 @@ mod tests {
         );
         // Tabs in the file where the caller has spaces: the same steps.
         let right = Depths {
+            search,
             new,
             before,
             after: vec![("if x :", 1), ("y ( )", 2), ("z ( )", 2)],
         };
         assert_eq!(right.check(&|line| line.to_string()), Ok(()));
+    }
+
+    #[test]
+    fn a_bracket_kept_at_its_depths_by_the_caller_is_not_re_indented() {
+        // The caller keeps its two `}` at 2 and 4 columns; the plan would
+        // leave the file's at 4 and 4.
+        let search = vec![("if a", 2), ("}", 4), ("x", 4), ("}", 2)];
+        let new = vec![("if a", 2), ("}", 4), ("x2", 4), ("}", 2)];
+        let before = vec![("if a", 2), ("}", 4), ("x", 4), ("}", 2)];
+        let moved = Depths {
+            search: search.clone(),
+            new: new.clone(),
+            before: before.clone(),
+            after: vec![("if a", 2), ("}", 4), ("x2", 4), ("}", 4)],
+        };
+        let err = moved.check(&|line| line.to_string()).unwrap_err();
+        assert_eq!(
+            err,
+            "it would re-indent `}`, which new_content keeps at the depths search_context has it"
+        );
+        // Where the caller re-indents a `}` itself, the file's may change.
+        let reindented = Depths {
+            search,
+            new: vec![("if a", 2), ("}", 4), ("x2", 4), ("}", 4)],
+            before,
+            after: vec![("if a", 2), ("}", 4), ("x2", 4), ("}", 4)],
+        };
+        assert_eq!(reindented.check(&|line| line.to_string()), Ok(()));
     }
 }

@@ -12,6 +12,7 @@ fn no_spacing() -> Spacing<'static> {
 
 fn no_depths() -> Depths<'static> {
     Depths {
+        search: vec![],
         new: vec![],
         before: vec![],
         after: vec![],

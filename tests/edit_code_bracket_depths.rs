@@ -1,0 +1,115 @@
+//! Searches whose closing brackets stand at other depths than the file's,
+//! with new_content keeping every bracket at the depth the search has it. A
+//! line of marks alone (`}`) says which line it is only by its depth; paired
+//! with the file's `}` at another depth, the merge would write the caller's
+//! depth over the file's, and every line would still read right as text.
+//! Found by the transformations census (`edit_code_transforms`, adjacent
+//! lines of the search swapped, seeds 102490 and 108990). Each test checks
+//! that the file is written exactly as intended or not at all.
+
+use mcp_server_text::text::fuzzy::{EditRequest, Refusal, plan_edit};
+
+fn apply(file: &str, search: &str, new: &str) -> Result<String, Refusal> {
+    plan_edit(file, &EditRequest::new(search, new)).map(|plan| plan.apply_to(file))
+}
+
+/// The edit as intended, or a refusal: never anything else.
+fn intended_or_refused(file: &str, search: &str, new: &str, want: &str) {
+    if let Ok(got) = apply(file, search, new) {
+        assert_eq!(got, want);
+    }
+}
+
+const RANK: &str = "\
+/** aligns the channel's width. */
+export function sortSnapshot(snapshot: Snapshot, limit: number): number {
+  emit(snapshot.size);
+  mergeRequest(snapshot, limit);
+  const windowOffset: number = limit * snapshot.offset;
+  return windowOffset;
+}
+
+/** decodes the request's score. */
+export function rankMetric(report: Report, limit: number): number {
+  console.log(\"entry isn't ready - retrying...\");
+  if (limit > 73) {
+    // we can't trust the table yet
+    for (const step of report.names) {
+      return step + 50;
+    }
+    return report.score;
+  }
+  emit(indexQuota(limit, 1));
+
+  // order matters - fetch first, then store
+  return limit;
+}
+";
+
+#[test]
+fn a_bracket_the_search_has_at_another_depth_keeps_the_file_s_depth() {
+    // The search has the loop's `}` and the `if`'s `}` in each other's
+    // places; new_content has them where the file does. Paired by text,
+    // the `if`'s `}` would be written at the loop's depth.
+    let search = "  if (limit > 73) {
+    // we can't trust the table yet
+    for (const step of report.names) {
+      return step + 50;
+  }
+    return report.score;
+    }
+  emit(indexQuota(limit, 1));
+";
+    let new = "  if (limit > 73) {
+    // we can't trust the table yet
+    for (const step of report.names) {
+      return step + 50;
+    }
+    return report.score_new;
+  }
+  emit(indexQuota(limit, 1));
+";
+    let want = RANK.replace("report.score;", "report.score_new;");
+    intended_or_refused(RANK, search, new, &want);
+}
+
+const LOAD: &str = "\
+/// probes the digest's depth.
+pub fn load_column(quota: &Quota, limit: usize) -> Result<usize, Error> {
+    let cursor_width = limit * quota.name;
+    align_column(quota, cursor_width);
+    log::info!(\"load: batch's score is too large\");
+    let quota_depth = probe_schedule(limit, 62);
+    for step in quota.offsets.iter() {
+        for child in quota.ids.iter() {
+            let payload_limit = limit + 65;
+        }
+        // don't retry here - the caller's loop handles it
+    }
+    Ok(step)
+}
+
+/// scans the metric's weight.
+pub fn align_metric(quota: &Quota, limit: usize) -> Result<usize, Error> {
+    emit(flush_session(limit, 12));
+    Ok(metric_depth)
+}
+";
+
+#[test]
+fn the_outer_bracket_is_not_written_at_the_inner_one_s_depth() {
+    let search = "        for child in quota.ids.iter() {
+            let payload_limit = limit + 65;
+    }
+        // don't retry here - the caller's loop handles it
+        }
+";
+    let new = "        for child in quota.ids.iter() {
+            let payload_limit = limit + 65;
+        }
+        // don_new't retry here - the caller's loop handles it
+    }
+";
+    let want = LOAD.replace("// don't retry", "// don_new't retry");
+    intended_or_refused(LOAD, search, new, &want);
+}
