@@ -99,24 +99,26 @@ pub(crate) fn solid(line: &str) -> Vec<char> {
     line.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
-/// The leading spaces and tabs of a line.
+/// The leading whitespace of a line (spaces, tabs, and any other but a
+/// carriage return).
 pub(crate) fn indent_of(line: &str) -> &str {
     let end = line
-        .bytes()
-        .position(|b| b != b' ' && b != b'\t')
-        .unwrap_or(line.len());
+        .char_indices()
+        .find(|&(_, c)| !c.is_whitespace() || c == '\r')
+        .map_or(line.len(), |(i, _)| i);
     &line[..end]
 }
 
-/// Width in columns of an indentation made of spaces and tabs.
+/// Width in columns of an indentation: a tab to the next tab stop, any other
+/// whitespace character one column.
 pub(crate) fn width(indent: &str) -> usize {
     width_in(indent, TAB_WIDTH)
 }
 
 /// [`width`] with tab stops every `tab` columns.
 pub(crate) fn width_in(indent: &str, tab: usize) -> usize {
-    indent.bytes().fold(0, |col, b| {
-        if b == b'\t' {
+    indent.chars().fold(0, |col, c| {
+        if c == '\t' {
             (col / tab + 1) * tab
         } else {
             col + 1
@@ -212,6 +214,11 @@ mod tests {
         assert_eq!(width("  \t"), 4);
         assert_eq!(width("\t  "), 6);
         assert_eq!(indent_of("\t  x = 1"), "\t  ");
+        // All leading whitespace is indentation: a form feed or a no-break
+        // space before the text is never taken for the line's first
+        // character, so re-indenting a line replaces it.
+        assert_eq!(indent_of(" \u{c}  x"), " \u{c}  ");
+        assert_eq!(width(" \u{c}\u{a0}"), 3);
     }
 
     #[test]

@@ -16,7 +16,7 @@ pub(crate) struct Row<'t> {
     pub raw: &'t str,
     /// The ending.
     pub eol: Eol,
-    /// Leading spaces and tabs.
+    /// Leading whitespace (see [`indent_of`]).
     pub indent: &'t str,
     /// Width of `indent` in columns.
     pub width: usize,
