@@ -134,7 +134,24 @@ impl Region<'_, '_> {
                         Some(Anchor::Rewrites { f }) => Some((row.indent, self.file[f].indent)),
                         None => None,
                     };
-                    let body = corrected(&row.raw[row.indent.len()..], &merged.typos);
+                    let mut body = corrected(&row.raw[row.indent.len()..], &merged.typos);
+                    // Trailing whitespace the caller's search line has and
+                    // the file's line lacks, kept as it was in the caller's
+                    // rewrite, is the caller's noise: it is not written (as
+                    // whitespace the keys do not see, the re-read could not
+                    // tell). Whitespace the caller drops goes.
+                    if let Some(Anchor::Replaces { s, f }) = anchor {
+                        let (mine, file) = (trailing(self.base[s].raw), trailing(self.file[f].raw));
+                        if file.is_empty()
+                            && !mine.is_empty()
+                            && !row.is_blank()
+                            && trailing(row.raw) == mine
+                            && body.ends_with(mine)
+                        {
+                            body.truncate(body.len() - mine.len());
+                            body.push_str(file);
+                        }
+                    }
                     let indent = if row.is_blank() {
                         String::new()
                     } else {
@@ -178,6 +195,11 @@ impl Region<'_, '_> {
         }
         Rendered { range, text }
     }
+}
+
+/// The whitespace that ends `line`.
+fn trailing(line: &str) -> &str {
+    &line[line.trim_end().len()..]
 }
 
 /// `line` with each word the search misspelled in the file's spelling.

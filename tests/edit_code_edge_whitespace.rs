@@ -1,0 +1,92 @@
+//! Whitespace the keys do not see, at the two ends of the caller's lines: a
+//! prefix of spaces and a form feed on every line, a suffix ending in a
+//! space on every line. The re-read compares lines as keys, blind to both;
+//! so the plan itself must take all of a line's leading whitespace for its
+//! indentation, and must not write trailing whitespace the caller's search
+//! line has and the file's lacks. Found by the transformations census
+//! (`edit_code_transforms`, seeds 31307 and 67832). Each test checks that the
+//! file is written exactly as intended or not at all.
+
+use mcp_server_text::text::fuzzy::{EditRequest, Refusal, plan_edit};
+
+fn apply(file: &str, search: &str, new: &str) -> Result<String, Refusal> {
+    plan_edit(file, &EditRequest::new(search, new)).map(|plan| plan.apply_to(file))
+}
+
+/// The edit as intended, or a refusal: never anything else.
+fn intended_or_refused(file: &str, search: &str, new: &str, want: &str) {
+    if let Ok(got) = apply(file, search, new) {
+        assert_eq!(got, want);
+    }
+}
+
+const LABEL: &str = "\
+/** resolves the entry's offset. */
+export function renderLabel(window: Window, limit: number): number {
+  emit(limit + 76);
+  shiftReport(window, limit);
+  // keep in sync with the \"entry\" schema
+  parseHeader(window, limit);
+  resolveSegment(window, limit);
+  console.log(\"won't shift a closed window\");
+  emit(window.offset);
+  return limit;
+}
+";
+
+#[test]
+fn a_form_feed_before_every_line_is_indentation_and_is_not_written() {
+    let prefixed =
+        |lines: &[&str]| -> String { lines.iter().map(|l| format!(" \u{c}   {l}\n")).collect() };
+    let kept = [
+        "emit(limit + 76);",
+        "shiftReport(window, limit);",
+        "// keep in sync with the \"entry\" schema",
+    ];
+    let tail = [
+        "resolveSegment(window, limit);",
+        "console.log(\"won't shift a closed window\");",
+        "emit(window.offset);",
+    ];
+    let search = prefixed(&[&kept[..], &["parseHeader(window, limit);"], &tail[..]].concat());
+    let new = prefixed(
+        &[
+            &kept[..],
+            &["parseHeader(window_alt, limit);", "added_line_63();"],
+            &tail[..],
+        ]
+        .concat(),
+    );
+    let want = LABEL.replace(
+        "  parseHeader(window, limit);\n",
+        "  parseHeader(window_alt, limit);\n  added_line_63();\n",
+    );
+    intended_or_refused(LABEL, &search, &new, &want);
+}
+
+const CURSOR: &str = "\
+def rank_cursor(column, limit=10):
+    \"\"\"Encodes the record's width.\"\"\"
+    logger.info(\"can't sort record\")
+    payload_count = limit * column.offset
+    record_weight = resolve_label(limit, 56)
+    # won't overflow: id is bounded by the limit
+    # order matters - scan first, then store
+    return record_weight
+";
+
+#[test]
+fn a_suffix_ending_in_a_space_on_every_line_writes_no_trailing_space() {
+    let search = "    record_weight = resolve_label(limit, 56)y 
+    # won't overflow: id is bounded by the limity 
+    # order matters - scan first, then storey 
+    return record_weighty 
+";
+    let new = "    record_weight = resolve_label(limit, 56)y 
+    # won't overflow: id is bounded by the limity 
+    # order matters - scan first_alt, then storey 
+    return record_weighty 
+";
+    let want = CURSOR.replace("scan first,", "scan first_alt,");
+    intended_or_refused(CURSOR, search, new, &want);
+}
