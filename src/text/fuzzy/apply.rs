@@ -259,9 +259,17 @@ fn would_pair(
         let (searched, mut files) = std::mem::take(gap);
         files.extend(beyond);
         let mut files = files.into_iter().filter(text);
-        for s in searched.into_iter().filter(|&s| !base[s].is_blank()) {
+        let searched: Vec<usize> = searched
+            .into_iter()
+            .filter(|&s| !base[s].is_blank())
+            .collect();
+        // A line of a mark or two (`}`, `_`) is too short for likeness to
+        // say anything: alone in its gap, its place says which line it is.
+        let short = |raw: &str| solid(raw).len() <= 2;
+        let lone = searched.len() == 1;
+        for &s in &searched {
             if let Some(f) = files.next()
-                && alike(s, f)
+                && (alike(s, f) || (lone && short(base[s].raw) && short(file[f].raw)))
             {
                 out.push((s, f));
             }

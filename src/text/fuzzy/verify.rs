@@ -392,11 +392,25 @@ impl Check<'_> {
             // Characters, not the key's spacing: a key spaces out marks
             // (`channel ' s`), which would make a one-character slip look long.
             let (a, b) = (solid(s), solid(f));
+            // A channel that swaps characters keeps a line's length: where
+            // reading the two position by position takes fewer slips than a
+            // diff does (two swaps at once read `descrpitp]n` for
+            // `description`), each position that differs is a slip of its
+            // own, not one long difference.
+            let mut slips: Vec<(&[char], &[char])> = Vec::new();
             for op in capture_diff_slices(Algorithm::Myers, &a, &b) {
-                if let DiffOp::Equal { .. } = op {
-                    continue;
+                if op.tag() != similar::DiffTag::Equal {
+                    slips.push((&a[op.old_range()], &b[op.new_range()]));
                 }
-                let (mine, theirs) = (&a[op.old_range()], &b[op.new_range()]);
+            }
+            let apart: Vec<usize> = (0..a.len().min(b.len()))
+                .filter(|&k| a[k] != b[k])
+                .collect();
+            let diffed: usize = slips.iter().map(|(m, t)| m.len().max(t.len())).sum();
+            if a.len() == b.len() && apart.len() < diffed {
+                slips = apart.into_iter().map(|k| (&a[k..=k], &b[k..=k])).collect();
+            }
+            for (mine, theirs) in slips {
                 let slip: String = mine.iter().collect();
                 let tainted = |line: &str| -> Option<String> {
                     if mine.len() <= 2 && theirs.len() <= 2 {
