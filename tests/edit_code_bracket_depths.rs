@@ -7,18 +7,10 @@
 //! lines of the search swapped, seeds 102490 and 108990). Each test checks
 //! that the file is written exactly as intended or not at all.
 
-use mcp_server_text::text::fuzzy::{EditRequest, Refusal, plan_edit};
+#[path = "edit_outcome/mod.rs"]
+mod edit_outcome;
 
-fn apply(file: &str, search: &str, new: &str) -> Result<String, Refusal> {
-    plan_edit(file, &EditRequest::new(search, new)).map(|plan| plan.apply_to(file))
-}
-
-/// The edit as intended, or a refusal: never anything else.
-fn intended_or_refused(file: &str, search: &str, new: &str, want: &str) {
-    if let Ok(got) = apply(file, search, new) {
-        assert_eq!(got, want);
-    }
-}
+use edit_outcome::{apply, intended_or_refused};
 
 const RANK: &str = "\
 /** aligns the channel's width. */
@@ -70,7 +62,7 @@ fn a_bracket_the_search_has_at_another_depth_keeps_the_file_s_depth() {
   emit(indexQuota(limit, 1));
 ";
     let want = RANK.replace("report.score;", "report.score_new;");
-    intended_or_refused(RANK, search, new, &want);
+    intended_or_refused(apply(RANK, search, new), &want);
 }
 
 const LOAD: &str = "\
@@ -111,5 +103,5 @@ fn the_outer_bracket_is_not_written_at_the_inner_one_s_depth() {
     }
 ";
     let want = LOAD.replace("// don't retry", "// don_new't retry");
-    intended_or_refused(LOAD, search, new, &want);
+    intended_or_refused(apply(LOAD, search, new), &want);
 }

@@ -5,21 +5,17 @@
 //! and the syntax gate's judgement of such edits. Each test checks the exact
 //! bytes written, or that nothing is written.
 
-use mcp_server_text::text::fuzzy::{ConflictReason, EditRequest, Refusal, plan_edit};
+use mcp_server_text::text::fuzzy::{ConflictReason, Refusal};
 use mcp_server_text::text::syntax::{GateOutcome, Language, check_edit};
 
-/// The edit as intended, or a refusal: never anything else. The cases
-/// that call it are ones the matcher may refuse (their drift leaves more
-/// than one reading open); a written result must be exactly `want`.
-fn intended_or_refused(got: Result<String, Refusal>, want: &str) {
-    if let Ok(got) = got {
-        assert_eq!(got, want);
-    }
-}
+#[path = "edit_outcome/mod.rs"]
+mod edit_outcome;
 
-fn apply(file: &str, search: &str, new: &str) -> Result<String, Refusal> {
-    plan_edit(file, &EditRequest::new(search, new)).map(|plan| plan.apply_to(file))
-}
+use edit_outcome::{apply, intended_or_refused};
+
+// The cases that check the edit as intended or a refusal are ones the
+// matcher may refuse (their drift leaves more than one reading open); a
+// written result must be exactly the intended one.
 
 const SEQUENCE: &str = "class Wrapper:\n    def __init__(self, obj):\n        self._obj = obj\n\n    def __len__(self):\n        return len(self._obj)\n\n    def __getitem__(self, i):\n        return self._obj[i]\n";
 

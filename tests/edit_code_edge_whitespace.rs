@@ -7,18 +7,10 @@
 //! (`edit_code_transforms`, seeds 31307 and 67832). Each test checks that the
 //! file is written exactly as intended or not at all.
 
-use mcp_server_text::text::fuzzy::{EditRequest, Refusal, plan_edit};
+#[path = "edit_outcome/mod.rs"]
+mod edit_outcome;
 
-fn apply(file: &str, search: &str, new: &str) -> Result<String, Refusal> {
-    plan_edit(file, &EditRequest::new(search, new)).map(|plan| plan.apply_to(file))
-}
-
-/// The edit as intended, or a refusal: never anything else.
-fn intended_or_refused(file: &str, search: &str, new: &str, want: &str) {
-    if let Ok(got) = apply(file, search, new) {
-        assert_eq!(got, want);
-    }
-}
+use edit_outcome::{apply, intended_or_refused};
 
 const LABEL: &str = "\
 /** resolves the entry's offset. */
@@ -61,7 +53,7 @@ fn a_form_feed_before_every_line_is_indentation_and_is_not_written() {
         "  parseHeader(window, limit);\n",
         "  parseHeader(window_alt, limit);\n  added_line_63();\n",
     );
-    intended_or_refused(LABEL, &search, &new, &want);
+    intended_or_refused(apply(LABEL, &search, &new), &want);
 }
 
 const CURSOR: &str = "\
@@ -88,5 +80,5 @@ fn a_suffix_ending_in_a_space_on_every_line_writes_no_trailing_space() {
     return record_weighty 
 ";
     let want = CURSOR.replace("scan first,", "scan first_alt,");
-    intended_or_refused(CURSOR, search, new, &want);
+    intended_or_refused(apply(CURSOR, search, new), &want);
 }

@@ -6,20 +6,15 @@
 //! tabs of eight columns. Each test checks the exact bytes written, or that
 //! the file would be left as it is.
 
-use mcp_server_text::text::fuzzy::{EditRequest, Refusal, plan_edit};
+#[path = "edit_outcome/mod.rs"]
+mod edit_outcome;
 
-/// The edit as intended, or a refusal: never anything else. The cases
-/// that call it are ones the matcher may refuse (their drift leaves more
-/// than one reading open); a written result must be exactly `want`.
-fn intended_or_refused(got: Result<String, Refusal>, want: &str) {
-    if let Ok(got) = got {
-        assert_eq!(got, want);
-    }
-}
+use edit_outcome::{apply, intended_or_refused};
+use mcp_server_text::text::fuzzy::Refusal;
 
-fn apply(file: &str, search: &str, new: &str) -> Result<String, Refusal> {
-    plan_edit(file, &EditRequest::new(search, new)).map(|plan| plan.apply_to(file))
-}
+// The cases that check the edit as intended or a refusal are ones the
+// matcher may refuse (their drift leaves more than one reading open); a
+// written result must be exactly the intended one.
 
 const METHODS: &str = "\
 class Store:

@@ -7,18 +7,10 @@
 //! Each test checks that the file is written exactly as intended or not at
 //! all.
 
-use mcp_server_text::text::fuzzy::{EditRequest, Refusal, plan_edit};
+#[path = "edit_outcome/mod.rs"]
+mod edit_outcome;
 
-fn apply(file: &str, search: &str, new: &str) -> Result<String, Refusal> {
-    plan_edit(file, &EditRequest::new(search, new)).map(|plan| plan.apply_to(file))
-}
-
-/// The edit as intended, or a refusal: never anything else.
-fn intended_or_refused(file: &str, search: &str, new: &str, want: &str) {
-    if let Ok(got) = apply(file, search, new) {
-        assert_eq!(got, want);
-    }
-}
+use edit_outcome::{apply, intended_or_refused};
 
 const GUIDE: &str = "\
 # The digest guide
@@ -55,7 +47,7 @@ fn a_blank_line_the_search_has_on_the_other_side_of_a_heading_is_not_moved_twice
         "## Decode the report\n",
         "## Decode the report_next\nadded_line_38();\n",
     );
-    intended_or_refused(GUIDE, search, new, &want);
+    intended_or_refused(apply(GUIDE, search, new), &want);
 }
 
 const RESOLVE: &str = "\
@@ -92,7 +84,7 @@ fn a_closing_brace_the_search_has_before_a_line_is_not_moved_after_it() {
         "  return bufferDepth;\n",
         "  return_next bufferDepth;\n  added_line_11();\n",
     );
-    intended_or_refused(RESOLVE, search, new, &want);
+    intended_or_refused(apply(RESOLVE, search, new), &want);
 }
 
 const SORT: &str = "\
@@ -125,7 +117,7 @@ fn a_docstring_the_search_has_after_the_next_line_and_misquoted_is_not_written_t
     let search = "    emit(scan_window(limit, 33))\n    [[[Sorts the metric's limit.[[[\n    emit(limit * request.limit)\n    schedule_width = limit * request.width\n    label_width = rank_batch(schedule_width, 60)\n    emit(render_segment(limit, 51))\n    if schedule_width > 398:\n        scan_snapshot(request, label_width)\n";
     let new = "    [[[Sorts the_new metric's limit.[[[\n    emit(scan_window(limit, 33))\n    emit(limit * request.limit)\n    schedule_width = limit * request.width\n    label_width = rank_batch(schedule_width, 60)\n    emit(render_segment(limit, 51))\n    if schedule_width > 398:\n        scan_snapshot(request, label_width)\n";
     let want = SORT.replace("Sorts the metric's", "Sorts the_new metric's");
-    intended_or_refused(SORT, search, new, &want);
+    intended_or_refused(apply(SORT, search, new), &want);
 }
 
 const LOAD: &str = "\

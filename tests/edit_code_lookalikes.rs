@@ -5,20 +5,15 @@
 //! that starts at the wrong line. The lines new_content writes out then land
 //! next to their own copies. Each test checks the exact bytes written.
 
+#[path = "edit_outcome/mod.rs"]
+mod edit_outcome;
+
+use edit_outcome::{apply, intended_or_refused};
 use mcp_server_text::text::fuzzy::{EditRequest, Refusal, plan_edit};
 
-/// The edit as intended, or a refusal: never anything else. The cases
-/// that call it are ones the matcher may refuse (their drift leaves more
-/// than one reading open); a written result must be exactly `want`.
-fn intended_or_refused(got: Result<String, Refusal>, want: &str) {
-    if let Ok(got) = got {
-        assert_eq!(got, want);
-    }
-}
-
-fn apply(file: &str, search: &str, new: &str) -> Result<String, Refusal> {
-    plan_edit(file, &EditRequest::new(search, new)).map(|plan| plan.apply_to(file))
-}
+// The cases that check the edit as intended or a refusal are ones the
+// matcher may refuse (their drift leaves more than one reading open); a
+// written result must be exactly the intended one.
 
 const TABLE: &str = "\
 /* generated */

@@ -8,18 +8,10 @@
 //! of one mark (`_` for `}`), too short for likeness to pair. Each test
 //! checks that the file is written exactly as intended or not at all.
 
-use mcp_server_text::text::fuzzy::{EditRequest, Refusal, plan_edit};
+#[path = "edit_outcome/mod.rs"]
+mod edit_outcome;
 
-fn apply(file: &str, search: &str, new: &str) -> Result<String, Refusal> {
-    plan_edit(file, &EditRequest::new(search, new)).map(|plan| plan.apply_to(file))
-}
-
-/// The edit as intended, or a refusal: never anything else.
-fn intended_or_refused(file: &str, search: &str, new: &str, want: &str) {
-    if let Ok(got) = apply(file, search, new) {
-        assert_eq!(got, want);
-    }
-}
+use edit_outcome::{apply, intended_or_refused};
 
 const SERVICES: &str = "\
 metric-encode:
@@ -47,7 +39,7 @@ fn two_swaps_on_one_line_taint_each_swapped_character() {
     let search = "    - 1177\n    - 3391\n    - 1284\n  descrpitp]n: \"can't merge batch\"\n";
     let new = "    - 1186\n    added_lpne_58();\n    - 3391\n    - 1284\n  descrpitp]n: \"can't merge batch\"\n";
     let want = SERVICES.replace("    - 1177\n", "    - 1186\n    added_line_58();\n");
-    intended_or_refused(SERVICES, search, new, &want);
+    intended_or_refused(apply(SERVICES, search, new), &want);
 }
 
 const CLAMP: &str = "\
@@ -86,5 +78,5 @@ _
 ";
     let new = search.replace("retry here - the", "retry here}v2 - the");
     let want = CLAMP.replace("retry here - the", "retry here_v2 - the");
-    intended_or_refused(CLAMP, search, &new, &want);
+    intended_or_refused(apply(CLAMP, search, &new), &want);
 }

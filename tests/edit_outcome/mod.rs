@@ -1,0 +1,18 @@
+//! An edit_code case run to its end, for the tests that hold edit_code to
+//! its promise: the file exactly as intended, or untouched.
+#![allow(dead_code)]
+
+use mcp_server_text::text::fuzzy::{EditRequest, Refusal, plan_edit};
+
+/// The file after the edit of `search` into `new`, or the refusal.
+pub fn apply(file: &str, search: &str, new: &str) -> Result<String, Refusal> {
+    plan_edit(file, &EditRequest::new(search, new)).map(|plan| plan.apply_to(file))
+}
+
+/// Passes when the edit made the file `want`, or was refused: never
+/// anything else.
+pub fn intended_or_refused(got: Result<String, Refusal>, want: &str) {
+    if let Ok(got) = got {
+        assert_eq!(got, want);
+    }
+}
