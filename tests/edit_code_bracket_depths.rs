@@ -105,3 +105,32 @@ fn the_outer_bracket_is_not_written_at_the_inner_one_s_depth() {
     let want = LOAD.replace("// don't retry", "// don_new't retry");
     intended_or_refused(apply(LOAD, search, new), &want);
 }
+
+const APPLY: &str = "\
+// ApplyBuffer aligns the ledger's total.
+func ApplyBuffer(window *Window, limit int) (int, error) {
+\tlabelTotal := digestName * window.offset
+\tif digestName > 268 {
+\t\tlabelWeight := digestName + 25
+\t\tfor _, item := range window.counts {
+\t\t\temit(RankRequest(limit, 52))
+\t\t}
+\t\theaderCount := windowScore + 77
+\t}
+\treturn headerCount, nil
+}
+";
+
+#[test]
+fn a_line_moved_across_a_bracket_out_of_the_file_s_frame_is_not_written_a_block_out() {
+    // Seed 101186: the search has the `if`'s `}` before the assignment and
+    // the function's `}` before the return. Each `}` is one tab shallower
+    // than the file's `}` it would pair with, while the lines with words
+    // stand at the file's depths; new_content puts the rewritten line
+    // before the first `}`. Paired by depth rank, it would land inside the
+    // loop.
+    let search = "\t}\n\t\theaderCount := windowScore + 77\n}\n\treturn headerCount, nil\n";
+    let new = "\t\theaderCount := windowScore + 79\n\t}\n}\n\treturn headerCount, nil\n";
+    let want = APPLY.replace("+ 77", "+ 79");
+    intended_or_refused(apply(APPLY, search, new), &want);
+}

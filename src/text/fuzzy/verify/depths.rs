@@ -15,6 +15,8 @@
 
 use std::cmp::Ordering;
 
+use similar::{Algorithm, DiffOp, capture_diff_slices};
+
 use super::blank_runs::kept;
 
 /// The search, `new_content` and the region before and after the edit, line
@@ -34,6 +36,7 @@ impl Depths<'_> {
     /// message).
     pub(crate) fn check(&self, brief: &dyn Fn(&str) -> String) -> Result<(), String> {
         self.kept_depths(brief)?;
+        self.marks_in_frame(brief)?;
         let new: Vec<&str> = self.new.iter().map(|l| l.0).collect();
         let before: Vec<&str> = self.before.iter().map(|l| l.0).collect();
         let after: Vec<&str> = self.after.iter().map(|l| l.0).collect();
@@ -90,6 +93,93 @@ impl Depths<'_> {
             }
         }
         Ok(())
+    }
+
+    /// Refuses when new_content changes the lines beside a line of marks
+    /// alone (`}`, `);`) that stands at a depth in the search where the
+    /// lines with words put another depth in the file. The lines with words
+    /// (each known by its words) tell how the caller's depths map to the
+    /// file's: the same, in other units, or shifted. A `}` is known only by
+    /// its depth, so the file's `}` the caller means is the one at the depth
+    /// the map gives; when the file has it elsewhere, the caller's lines are
+    /// not in the file's order there, and where new_content puts a line
+    /// beside that `}` says nothing of where it goes in the file. Where the
+    /// lines with words give no map (the caller's text flattened, or
+    /// drifting line by line), nothing is judged.
+    fn marks_in_frame(&self, brief: &dyn Fn(&str) -> String) -> Result<(), String> {
+        let marks_only = |key: &str| !key.chars().any(char::is_alphanumeric);
+        let widths = |lines: &[(&str, usize)], key: &str| {
+            let mut out: Vec<usize> = lines.iter().filter(|l| l.0 == key).map(|l| l.1).collect();
+            out.sort_unstable();
+            out
+        };
+        let mut keys: Vec<&str> = self.search.iter().map(|l| l.0).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        // (search width, file width), each key's lines paired by depth.
+        let mut words: Vec<(usize, usize)> = Vec::new();
+        let mut marks: Vec<(&str, usize, usize)> = Vec::new();
+        for key in keys
+            .into_iter()
+            .filter(|k| !k.is_empty() && *k != super::MARKER)
+        {
+            let (caller, file) = (widths(&self.search, key), widths(&self.before, key));
+            if caller.len() != file.len() {
+                continue;
+            }
+            for (s, f) in caller.into_iter().zip(file) {
+                if marks_only(key) {
+                    marks.push((key, s, f));
+                } else {
+                    words.push((s, f));
+                }
+            }
+        }
+        words.sort_unstable();
+        words.dedup();
+        // A map keeps depths apart and in order; two depths of the caller's
+        // at one of the file's are the caller's drift, not a frame.
+        if !words.windows(2).all(|w| w[0].0 < w[1].0 && w[0].1 < w[1].1) {
+            return Ok(());
+        }
+        let fits = |s: usize, f: usize| {
+            let below = words.iter().rev().find(|w| w.0 <= s);
+            let above = words.iter().find(|w| w.0 >= s);
+            below.is_none_or(|w| if w.0 == s { f == w.1 } else { f > w.1 })
+                && above.is_none_or(|w| if w.0 == s { f == w.1 } else { f < w.1 })
+        };
+        let touched = self.beside_changes();
+        for (key, s, f) in marks {
+            let at = |i: &usize| self.search[*i] == (key, s);
+            if !fits(s, f) && touched.iter().any(at) {
+                return Err(format!(
+                    "new_content changes the lines beside a `{}` that search_context has at a depth where the file's lines around it put another `{}`: the lines of search_context are not in the file's order there",
+                    brief(key),
+                    brief(key)
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The search lines new_content removes or rewrites, or keeps with a
+    /// line added or removed just before or after.
+    fn beside_changes(&self) -> Vec<usize> {
+        let search: Vec<&str> = self.search.iter().map(|l| l.0).collect();
+        let new: Vec<&str> = self.new.iter().map(|l| l.0).collect();
+        let mut out = Vec::new();
+        for op in capture_diff_slices(Algorithm::Myers, &search, &new) {
+            let old = op.old_range();
+            match op {
+                DiffOp::Equal { .. } => {}
+                DiffOp::Insert { old_index, .. } => {
+                    out.extend([old_index.wrapping_sub(1), old_index]);
+                }
+                _ => out.extend(old.start.wrapping_sub(1)..=old.end),
+            }
+        }
+        out.retain(|&i| i < search.len());
+        out
     }
 }
 
@@ -161,5 +251,42 @@ mod tests {
             after: vec![("if a", 2), ("}", 4), ("x2", 4), ("}", 4)],
         };
         assert_eq!(reindented.check(&|line| line.to_string()), Ok(()));
+    }
+
+    #[test]
+    fn a_bracket_out_of_the_frame_the_words_give_is_judged_only_beside_a_change() {
+        // The lines with words stand at the file's depths (2 and 1); the
+        // caller's `}`s are one level shallower than the file's.
+        let search = vec![("}", 1), ("h = 7", 2), ("}", 0), ("return h", 1)];
+        let before = vec![("}", 2), ("h = 7", 2), ("}", 1), ("return h", 1)];
+        let moved = Depths {
+            search: search.clone(),
+            new: vec![("h = 9", 2), ("}", 1), ("}", 0), ("return h", 1)],
+            before: before.clone(),
+            after: vec![("h = 9", 2), ("}", 2), ("}", 1), ("return h", 1)],
+        };
+        let err = moved.check(&|line| line.to_string()).unwrap_err();
+        assert_eq!(
+            err,
+            "new_content changes the lines beside a `}` that search_context has at a depth where the file's lines around it put another `}`: the lines of search_context are not in the file's order there"
+        );
+        // Two lines further on changed: nothing is written beside the
+        // brackets.
+        let tail = |last: &'static str| [("a", 1), (last, 1)];
+        let far = Depths {
+            search: [search.as_slice(), &tail("b")].concat(),
+            new: [search.as_slice(), &tail("b2")].concat(),
+            before: [before.as_slice(), &tail("b")].concat(),
+            after: [before.as_slice(), &tail("b2")].concat(),
+        };
+        assert_eq!(far.check(&|line| line.to_string()), Ok(()));
+        // In other units (tabs for two spaces), a `}` at the mapped depth.
+        let units = Depths {
+            search: vec![("if a", 2), ("x", 4), ("}", 2), ("y", 2)],
+            new: vec![("if a", 2), ("x2", 4), ("}", 2), ("y", 2)],
+            before: vec![("if a", 1), ("x", 2), ("}", 1), ("y", 1)],
+            after: vec![("if a", 1), ("x2", 2), ("}", 1), ("y", 1)],
+        };
+        assert_eq!(units.check(&|line| line.to_string()), Ok(()));
     }
 }
