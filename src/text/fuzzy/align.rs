@@ -205,7 +205,20 @@ impl Problem<'_, '_> {
     /// The cheapest alignment of the whole search within `window`, in the
     /// frame `offset`; `None` when it stands for no file line.
     pub(crate) fn align(&self, window: Range<usize>, offset: isize) -> Option<Alignment> {
-        let (cost, hidden, steps) = self.part(0..self.search.len(), window, offset, true, true)?;
+        let (cost, hidden, steps) =
+            self.part(0..self.search.len(), window, offset, true, true, false)?;
+        let edits = self.edits(&steps);
+        Alignment::of(steps, cost, hidden, edits)
+    }
+
+    /// [`Problem::align`] with the other choice among equally cheap
+    /// alignments: markers hiding the most lines. Where the lines after a
+    /// marker repeat (a test's assertions over and over), the rest of the
+    /// search fits after more than one run, and the nearest is only a
+    /// guess; this is its rival.
+    pub(crate) fn widest(&self, window: Range<usize>, offset: isize) -> Option<Alignment> {
+        let (cost, hidden, steps) =
+            self.part(0..self.search.len(), window, offset, true, true, true)?;
         let edits = self.edits(&steps);
         Alignment::of(steps, cost, hidden, edits)
     }
@@ -220,13 +233,14 @@ impl Problem<'_, '_> {
         f: usize,
     ) -> Option<Alignment> {
         let pair = self.pair_cost(s, f, offset)?;
-        let (c1, h1, mut steps) = self.part(0..s, window.start..f, offset, true, false)?;
+        let (c1, h1, mut steps) = self.part(0..s, window.start..f, offset, true, false, false)?;
         let (c2, h2, after) = self.part(
             s + 1..self.search.len(),
             f + 1..window.end,
             offset,
             false,
             true,
+            false,
         )?;
         steps.push(Step::Pair { s, f });
         steps.extend(after);
@@ -251,7 +265,8 @@ impl Problem<'_, '_> {
     /// `free_start` the file lines before the first one the search stands
     /// for cost nothing (else they are file-only lines); with `free_end` the
     /// same holds after the last one (else the alignment ends at the
-    /// window's end).
+    /// window's end). Of equally cheap alignments, markers hide the fewest
+    /// lines, or with `hide_most` the most.
     fn part(
         &self,
         rows: Range<usize>,
@@ -259,13 +274,16 @@ impl Problem<'_, '_> {
         offset: isize,
         free_start: bool,
         free_end: bool,
+        hide_most: bool,
     ) -> Option<(u32, u32, Vec<Step>)> {
         let m = rows.len();
         let lo = window.start;
         let w = window.len();
         let cols = w + 1;
         let mut ops = vec![START; (m + 1) * cols];
-        let mut prev = vec![0u64; cols];
+        // The low bits count hidden lines up from 0, or down from `base`.
+        let base: u64 = if hide_most { 1 << 31 } else { 0 };
+        let mut prev = vec![base; cols];
         if !free_start {
             for j in 1..cols {
                 prev[j] = prev[j - 1] + (u64::from(self.file_only_cost(lo + j - 1)) << 32);
@@ -281,7 +299,11 @@ impl Problem<'_, '_> {
                     let mut best = prev[j];
                     let mut op = MARKER_STOP;
                     if j > 0 && cur[j - 1] != NONE && self.hideable(i, lo + j - 1, offset) {
-                        let hidden = cur[j - 1] + 1;
+                        let hidden = if hide_most {
+                            cur[j - 1] - 1
+                        } else {
+                            cur[j - 1] + 1
+                        };
                         if hidden < best {
                             best = hidden;
                             op = MARKER_HIDE;
@@ -369,7 +391,9 @@ impl Problem<'_, '_> {
             }
         }
         steps.reverse();
-        Some(((best >> 32) as u32, (best & 0xFFFF_FFFF) as u32, steps))
+        let low = best & 0xFFFF_FFFF;
+        let hidden = if hide_most { base - low } else { low };
+        Some(((best >> 32) as u32, hidden as u32, steps))
     }
 }
 

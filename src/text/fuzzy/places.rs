@@ -211,12 +211,19 @@ impl<'a> Prepared<'a> {
 
     /// Other readings of the place `best`: the search aligned in the same
     /// window with a search line that `best` leaves unpaired, or pairs with a
-    /// line that differs, paired with a verbatim copy of it instead.
+    /// line that differs, paired with a verbatim copy of it instead; and
+    /// with its markers hiding the most lines the rest fits after.
     pub(crate) fn alternatives(&self, ctx: &Ctx<'_, '_>, best: &Place) -> Vec<Place> {
         let written_out = self.written_out(&ctx.file, &best.window);
         let problem = self.problem(ctx, &written_out);
         let paired: Vec<usize> = best.paired().collect();
         let mut out = Vec::new();
+        if self.search_markers.contains(&true)
+            && let Some(a) = problem.widest(best.window.clone(), best.offset)
+            && a.steps != best.alignment.steps
+        {
+            out.push(self.weighed(ctx, best.reading, a, best.window.clone(), best.offset));
+        }
         for s in self.loose(ctx, best) {
             for f in best.window.clone() {
                 if paired.binary_search(&f).is_ok() || !ctx.file[f].same(&self.search[s]) {
