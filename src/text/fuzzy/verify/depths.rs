@@ -72,15 +72,7 @@ impl Depths<'_> {
     /// file's at another depth writes the caller's depth over the file's,
     /// and every key still reads right.
     fn kept_depths(&self, brief: &dyn Fn(&str) -> String) -> Result<(), String> {
-        let widths = |lines: &[(&str, usize)], key: &str| {
-            let mut out: Vec<usize> = lines.iter().filter(|l| l.0 == key).map(|l| l.1).collect();
-            out.sort_unstable();
-            out
-        };
-        let mut keys: Vec<&str> = self.before.iter().map(|l| l.0).collect();
-        keys.sort_unstable();
-        keys.dedup();
-        for key in keys.into_iter().filter(|k| !k.is_empty()) {
+        for key in keys(&self.before) {
             let (was, is) = (widths(&self.before, key), widths(&self.after, key));
             if was.len() != is.len() || was == is {
                 continue;
@@ -108,11 +100,6 @@ impl Depths<'_> {
     /// drifting line by line), nothing is judged.
     fn marks_in_frame(&self, brief: &dyn Fn(&str) -> String) -> Result<(), String> {
         let marks_only = |key: &str| !key.chars().any(char::is_alphanumeric);
-        let widths = |lines: &[(&str, usize)], key: &str| {
-            let mut out: Vec<usize> = lines.iter().filter(|l| l.0 == key).map(|l| l.1).collect();
-            out.sort_unstable();
-            out
-        };
         let mut keys: Vec<&str> = self.search.iter().map(|l| l.0).collect();
         keys.sort_unstable();
         keys.dedup();
@@ -181,6 +168,25 @@ impl Depths<'_> {
         out.retain(|&i| i < search.len());
         out
     }
+}
+
+/// The keys of the lines with text, each once.
+fn keys<'a>(lines: &[(&'a str, usize)]) -> Vec<&'a str> {
+    let mut out: Vec<&str> = lines
+        .iter()
+        .map(|l| l.0)
+        .filter(|k| !k.is_empty())
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// The widths of the lines that read `key`, in order.
+fn widths(lines: &[(&str, usize)], key: &str) -> Vec<usize> {
+    let mut out: Vec<usize> = lines.iter().filter(|l| l.0 == key).map(|l| l.1).collect();
+    out.sort_unstable();
+    out
 }
 
 fn word(o: Ordering) -> &'static str {
