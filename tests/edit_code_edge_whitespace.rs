@@ -82,3 +82,33 @@ fn a_suffix_ending_in_a_space_on_every_line_writes_no_trailing_space() {
     let want = CURSOR.replace("scan first,", "scan first_alt,");
     intended_or_refused(apply(CURSOR, search, new), &want);
 }
+
+const MACROS: &str = "\
+// Helper macro for specialization.
+#[cfg(feature = \"nightly\")]
+macro_rules! default_fn {
+\t(#[$($a:tt)*] $($tt:tt)*) => {
+        #[$($a)*] default $($tt)*
+    }
+}
+#[cfg(not(feature = \"nightly\"))]
+macro_rules! default_fn {
+\t($($tt:tt)*) => {
+        $($tt)*
+    }
+}
+";
+
+#[test]
+fn a_tab_the_caller_turns_into_spaces_is_written_as_spaces() {
+    // The caller's lines have the file's tabs, one line remembered stale
+    // (so the search is not found exactly); new_content turns each tab into
+    // four spaces, which is the whole change. Columns alike, the tab stayed.
+    // Found by apply_patch_real on a real diff (a crate's macros, tabs to
+    // spaces) with a stale context line.
+    let search = MACROS.replace("// Helper macro", "// Helper_old macro");
+    let new = search.replace('\t', "    ");
+    let want = MACROS.replace('\t', "    ");
+    intended_or_refused(apply(MACROS, &search, &new), &want);
+    assert!(apply(MACROS, &search, &new).is_ok());
+}

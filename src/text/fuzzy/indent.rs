@@ -228,6 +228,16 @@ impl IndentMap {
         if self.identity {
             return indent.to_string();
         }
+        // The caller saw the file's indentation exactly and changed only
+        // its characters (a tab for as many columns of spaces): columns are
+        // all the frame maps, so the change is the caller's to write.
+        if let Some((s, d)) = paired
+            && s == d
+            && s != indent
+            && width_in(s, self.tab) == width_in(indent, self.tab)
+        {
+            return indent.to_string();
+        }
         if let Some((s, d)) = paired
             && ((s == indent && !self.ignore_pairing) || d == indent)
         {

@@ -257,7 +257,21 @@ impl Sides<'_, '_> {
             };
             let sides = &side[f0 - region.start..r.start - region.start];
             self.chunk(c, &ours, sides, &base_of, &mut merged, &mut kept_differ)?;
-            merged.out.extend(r.clone().map(Out::Disk));
+            // A line the caller saw byte for byte and rewrote in whitespace
+            // alone (a tab for spaces) is written as sent, as it would be
+            // had the whole search been found exactly.
+            match ours.get(s) {
+                Some(Ours::Pair(f, _))
+                    if self.base[s].raw == self.file[*f].raw
+                        && self.theirs[t].raw != self.base[s].raw =>
+                {
+                    merged.out.push(Out::New {
+                        t,
+                        anchor: Some(Anchor::Replaces { s, f: *f }),
+                    });
+                }
+                _ => merged.out.extend(r.clone().map(Out::Disk)),
+            }
             (s0, t0, f0) = (s + 1, t + 1, r.end);
         }
         // A line remembered stale is forgiven only beside a kept line the
