@@ -229,12 +229,14 @@ impl IndentMap {
             return indent.to_string();
         }
         // The caller saw the file's indentation exactly and changed only
-        // its characters (a tab for as many columns of spaces): columns are
-        // all the frame maps, so the change is the caller's to write.
+        // its characters (a tab for as many columns of spaces) to the
+        // block's own style: columns are all the frame maps, so the change
+        // is the caller's to write. Into the other style, it is converted.
         if let Some((s, d)) = paired
             && s == d
             && s != indent
             && width_in(s, self.tab) == width_in(indent, self.tab)
+            && indent.starts_with('\t') == self.tabs
         {
             return indent.to_string();
         }
