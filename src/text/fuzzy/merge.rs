@@ -257,14 +257,16 @@ impl Sides<'_, '_> {
             };
             let sides = &side[f0 - region.start..r.start - region.start];
             self.chunk(c, &ours, sides, &base_of, &mut merged, &mut kept_differ)?;
-            // A line the caller saw byte for byte and rewrote in whitespace
-            // alone (a tab for spaces) is written as sent, as it would be
-            // had the whole search been found exactly.
+            // A line the caller saw byte for byte and re-indented alone (a
+            // tab for spaces) is written as sent, as it would be had the
+            // whole search been found exactly. Any other difference between
+            // lines of one key is a look-alike's, not a rewrite.
+            let reindented = |f: usize| {
+                let (mine, sent) = (self.base[s].raw, self.theirs[t].raw);
+                mine == self.file[f].raw && mine != sent && mine.trim_start() == sent.trim_start()
+            };
             match ours.get(s) {
-                Some(Ours::Pair(f, _))
-                    if self.base[s].raw == self.file[*f].raw
-                        && self.theirs[t].raw != self.base[s].raw =>
-                {
+                Some(Ours::Pair(f, _)) if reindented(*f) => {
                     merged.out.push(Out::New {
                         t,
                         anchor: Some(Anchor::Replaces { s, f: *f }),
