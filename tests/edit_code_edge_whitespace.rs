@@ -4,8 +4,10 @@
 //! so the plan itself must take all of a line's leading whitespace for its
 //! indentation, and must not write trailing whitespace the caller's search
 //! line has and the file's lacks. Found by the transformations census
-//! (`edit_code_transforms`, seeds 31307 and 67832). Each test checks that the
-//! file is written exactly as intended or not at all.
+//! (`edit_code_transforms`, seeds 31307 and 67832). And the reverse: a line
+//! the caller copied exactly and re-indented alone (a tab for spaces) is the
+//! caller's change, found by `apply_patch_real` on a real diff. Each test
+//! checks that the file is written exactly as intended or not at all.
 
 #[path = "edit_outcome/mod.rs"]
 mod edit_outcome;
@@ -111,4 +113,44 @@ fn a_tab_the_caller_turns_into_spaces_is_written_as_spaces() {
     let want = MACROS.replace('\t', "    ");
     intended_or_refused(apply(MACROS, &search, &new), &want);
     assert!(apply(MACROS, &search, &new).is_ok());
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig {
+        cases: 200,
+        failure_persistence: None,
+        ..proptest::prelude::ProptestConfig::default()
+    })]
+
+    /// Property: in a file indented with spaces, a line the caller copied
+    /// exactly (a tab) and re-indented alone with spaces of the same width
+    /// is written with those spaces, whatever else the search gets wrong
+    /// (one line remembered stale); the edit is that, or it is refused.
+    #[test]
+    fn a_line_re_indented_alone_is_written_as_sent(
+        names in proptest::collection::vec("[a-z]{3,8}", 5..12),
+        depths in proptest::collection::vec(0usize..3, 5..12),
+        pick in 0usize..100,
+        stale in 0usize..100,
+    ) {
+        let n = names.len().min(depths.len());
+        let lines: Vec<String> = (0..n)
+            .map(|k| format!("{}{}_{k}({});", "    ".repeat(depths[k]), names[k], k * 7))
+            .collect();
+        // One line at depth one holds a tab instead of four spaces.
+        let tab = pick % n;
+        let mut file_lines = lines.clone();
+        file_lines[tab] = format!("\t{}", lines[tab].trim_start());
+        let stale = (tab + 1 + stale % (n - 1)) % n;
+        let mut search_lines = file_lines.clone();
+        search_lines[stale] = search_lines[stale].replace(';', "_old;");
+        let mut new_lines = search_lines.clone();
+        new_lines[tab] = format!("    {}", file_lines[tab].trim_start());
+        let join = |v: &[String]| v.iter().map(|l| format!("{l}\n")).collect::<String>();
+        let file = format!("fn head() {{}}\n{}fn tail() {{}}\n", join(&file_lines));
+        let mut want_lines = file_lines.clone();
+        want_lines[tab] = new_lines[tab].clone();
+        let want = format!("fn head() {{}}\n{}fn tail() {{}}\n", join(&want_lines));
+        intended_or_refused(apply(&file, &join(&search_lines), &join(&new_lines)), &want);
+    }
 }
