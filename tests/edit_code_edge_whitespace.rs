@@ -122,35 +122,75 @@ proptest::proptest! {
         ..proptest::prelude::ProptestConfig::default()
     })]
 
-    /// Property: in a file indented with spaces, a line the caller copied
-    /// exactly (a tab) and re-indented alone with spaces of the same width
-    /// is written with those spaces, whatever else the search gets wrong
-    /// (one line remembered stale); the edit is that, or it is refused.
+    /// Property: a line the caller copied exactly and changed in its
+    /// indentation alone (tabs for spaces, spaces for tabs, deeper or
+    /// shallower) is written with the caller's indentation, in a file that
+    /// indents with tabs or with spaces, whether the rest of the search is
+    /// exact or has one line remembered stale. The edit is that, or (only
+    /// with the stale line) it is refused; it is never the file unchanged.
     #[test]
     fn a_line_re_indented_alone_is_written_as_sent(
         names in proptest::collection::vec("[a-z]{3,8}", 5..12),
         depths in proptest::collection::vec(0usize..3, 5..12),
+        tabs in proptest::bool::ANY,
         pick in 0usize..100,
-        stale in 0usize..100,
+        to in proptest::sample::select(vec!["", " ", "  ", "    ", "\t", "\t\t", "        ", "\t    "]),
+        stale in proptest::option::of(0usize..100),
     ) {
         let n = names.len().min(depths.len());
+        let unit = if tabs { "\t" } else { "    " };
         let lines: Vec<String> = (0..n)
-            .map(|k| format!("{}{}_{k}({});", "    ".repeat(depths[k]), names[k], k * 7))
+            .map(|k| format!("{}{}_{k}({});", unit.repeat(depths[k]), names[k], k * 7))
             .collect();
-        // One line at depth one holds a tab instead of four spaces.
-        let tab = pick % n;
-        let mut file_lines = lines.clone();
-        file_lines[tab] = format!("\t{}", lines[tab].trim_start());
-        let stale = (tab + 1 + stale % (n - 1)) % n;
-        let mut search_lines = file_lines.clone();
-        search_lines[stale] = search_lines[stale].replace(';', "_old;");
+        let moved = pick % n;
+        let body = lines[moved].trim_start().to_string();
+        proptest::prop_assume!(format!("{to}{body}") != lines[moved]);
+        let mut search_lines = lines.clone();
+        if let Some(stale) = stale {
+            let stale = (moved + 1 + stale % (n - 1)) % n;
+            search_lines[stale] = search_lines[stale].replace(';', "_old;");
+        }
         let mut new_lines = search_lines.clone();
-        new_lines[tab] = format!("    {}", file_lines[tab].trim_start());
+        new_lines[moved] = format!("{to}{body}");
         let join = |v: &[String]| v.iter().map(|l| format!("{l}\n")).collect::<String>();
-        let file = format!("fn head() {{}}\n{}fn tail() {{}}\n", join(&file_lines));
-        let mut want_lines = file_lines.clone();
-        want_lines[tab] = new_lines[tab].clone();
+        let file = format!("fn head() {{}}\n{}fn tail() {{}}\n", join(&lines));
+        let mut want_lines = lines.clone();
+        want_lines[moved] = new_lines[moved].clone();
         let want = format!("fn head() {{}}\n{}fn tail() {{}}\n", join(&want_lines));
-        intended_or_refused(apply(&file, &join(&search_lines), &join(&new_lines)), &want);
+        let got = apply(&file, &join(&search_lines), &join(&new_lines));
+        if stale.is_none() {
+            proptest::prop_assert_eq!(got.as_deref().ok(), Some(want.as_str()));
+        } else {
+            intended_or_refused(got, &want);
+        }
+    }
+
+    /// Property: beside a real change (one line's text rewritten), a block
+    /// the caller writes wholly in the other style (spaces for the file's
+    /// tabs, or tabs for its spaces) is the caller's habit: every line is
+    /// written in the file's own indentation, the rewritten one included.
+    #[test]
+    fn a_block_in_the_other_style_beside_a_change_takes_the_file_s_style(
+        names in proptest::collection::vec("[a-z]{3,8}", 3..10),
+        depths in proptest::collection::vec(0usize..3, 3..10),
+        tabs in proptest::bool::ANY,
+        pick in 0usize..100,
+    ) {
+        let n = names.len().min(depths.len());
+        let (unit, other) = if tabs { ("\t", "    ") } else { ("    ", "\t") };
+        let line = |k: usize, u: &str, call: &str| {
+            format!("{}{}_{k}({call});\n", u.repeat(depths[k] + 1), names[k])
+        };
+        let changed = pick % n;
+        let search: String = (0..n).map(|k| line(k, unit, "")).collect();
+        let new: String = (0..n)
+            .map(|k| line(k, other, if k == changed { "1" } else { "" }))
+            .collect();
+        let want: String = (0..n)
+            .map(|k| line(k, unit, if k == changed { "1" } else { "" }))
+            .collect();
+        let wrap = |body: &str| format!("fn head() {{\n{body}}}\n");
+        let (got, want) = (apply(&wrap(&search), &search, &new), wrap(&want));
+        proptest::prop_assert_eq!(got.as_deref().ok(), Some(want.as_str()));
     }
 }

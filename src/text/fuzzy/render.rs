@@ -120,6 +120,12 @@ impl Region<'_, '_> {
     pub(crate) fn render(&self, merged: &Merged) -> Rendered {
         let eol = self.eol();
         let map = self.indent_map(merged);
+        let indentation_only = self.base.len() == self.theirs.len()
+            && self
+                .base
+                .iter()
+                .zip(self.theirs)
+                .all(|(b, t)| b.raw.trim_start() == t.raw.trim_start());
         let lines: Vec<(String, Eol)> = merged
             .out
             .iter()
@@ -152,8 +158,25 @@ impl Region<'_, '_> {
                             body.push_str(file);
                         }
                     }
+                    // When indentation is all the caller changes, a line it
+                    // saw byte for byte and re-indented keeps the caller's
+                    // indentation: mapping it back to the file's style would
+                    // undo the whole edit and report the no-op as done.
+                    // Beside other changes, spaces written where the file has
+                    // tabs (or the reverse) are the caller's habit, converted.
+                    let reindented = match anchor {
+                        Some(Anchor::Replaces { s, f }) if indentation_only => {
+                            let mine = self.base[s].raw;
+                            mine == self.file[f].raw
+                                && mine != row.raw
+                                && mine.trim_start() == row.raw.trim_start()
+                        }
+                        _ => false,
+                    };
                     let indent = if row.is_blank() {
                         String::new()
+                    } else if reindented {
+                        row.indent.to_string()
                     } else {
                         map.map(row.indent, paired)
                     };
