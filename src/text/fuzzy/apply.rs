@@ -12,6 +12,7 @@ use super::refusal::{ConflictReason, Refusal, Unfound};
 use super::render::Region;
 use super::rows::Row;
 use super::verify::{Check, Depths, Names, Spacing};
+use similar::Algorithm;
 
 /// How a place was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,15 +34,50 @@ pub(crate) fn edit(
 ) -> Result<PlannedEdit, Refusal> {
     // An exact search shows its edges as the file has them: only the lines
     // written out past it are read.
-    let fitted = edges::fit(
-        &prepared.search,
-        &prepared.search_markers,
-        &prepared.new,
-        &prepared.new_markers,
-        &ctx.file,
-        &place.alignment,
-        found == Found::Tolerant,
-    );
+    let fit = |reading| {
+        edges::fit(
+            &prepared.search,
+            &prepared.search_markers,
+            &prepared.new,
+            &prepared.new_markers,
+            &ctx.file,
+            &place.alignment,
+            found == Found::Tolerant,
+            reading,
+        )
+    };
+    let fitted = fit(Algorithm::Patience);
+    let made = edit_of(ctx, prepared, &fitted, found, score, adjustments.clone())?;
+    // Which of new_content's lines go on past the search is read from a diff
+    // of the caller's two texts, and a diff is a guess where lines repeat or
+    // are rewritten: the longest common reading is its rival. When the two
+    // take in other file lines and make another edit, the caller's change
+    // has two readings, and neither is chosen.
+    let rival = fit(Algorithm::Myers);
+    if rival.alignment.region != fitted.alignment.region
+        && edit_of(ctx, prepared, &rival, found, score, adjustments.clone())
+            .is_ok_and(|e| e.splice.applied_to(ctx.text) != made.splice.applied_to(ctx.text))
+    {
+        return Err(Refusal::Ambiguous {
+            candidates: vec![
+                ctx.candidate(&fitted.alignment.region, score, &adjustments),
+                ctx.candidate(&rival.alignment.region, score, &adjustments),
+            ],
+            unlike: false,
+        });
+    }
+    Ok(made)
+}
+
+/// The planned edit of the search as fitted at its edges.
+fn edit_of(
+    ctx: &Ctx<'_, '_>,
+    prepared: &Prepared<'_>,
+    fitted: &edges::Fitted<'_>,
+    found: Found,
+    score: f64,
+    adjustments: Vec<Adjustment>,
+) -> Result<PlannedEdit, Refusal> {
     let region = fitted.alignment.region.clone();
     let lines = Ctx::numbers(&region);
     let conflict_at = |reason,

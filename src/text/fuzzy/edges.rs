@@ -54,6 +54,7 @@ pub(crate) fn fit<'a>(
     file: &[Row<'a>],
     alignment: &Alignment,
     blank_lines: bool,
+    reading: Algorithm,
 ) -> Fitted<'a> {
     let mut fitted = Fitted {
         base: base.to_vec(),
@@ -68,7 +69,7 @@ pub(crate) fn fit<'a>(
     if blank_lines {
         fitted.blank_edges(file);
     }
-    fitted.written_out_past(file);
+    fitted.written_out_past(file, reading);
     fitted
 }
 
@@ -140,10 +141,10 @@ impl<'a> Fitted<'a> {
     /// Takes into the search the file lines just outside the region that
     /// `new_content` writes out before the search's first line or after its
     /// last.
-    fn written_out_past(&mut self, file: &[Row<'a>]) {
+    fn written_out_past(&mut self, file: &[Row<'a>], reading: Algorithm) {
         let bk: Vec<&str> = self.base.iter().map(|r| r.key.as_str()).collect();
         let tk: Vec<&str> = self.theirs.iter().map(|r| r.key.as_str()).collect();
-        let ops = capture_diff_slices(Algorithm::Patience, &bk, &tk);
+        let ops = capture_diff_slices(reading, &bk, &tk);
         let region = self.alignment.region.clone();
         // After the last line.
         if let Some(&DiffOp::Insert {
@@ -277,7 +278,16 @@ mod tests {
     ) -> Fitted<'static> {
         let (file, base, theirs) = (of_snippet(file), of_snippet(base), of_snippet(theirs));
         let (bm, tm) = (vec![false; base.len()], vec![false; theirs.len()]);
-        fit(&base, &bm, &theirs, &tm, &file, &aligned(pairs), true)
+        fit(
+            &base,
+            &bm,
+            &theirs,
+            &tm,
+            &file,
+            &aligned(pairs),
+            true,
+            Algorithm::Patience,
+        )
     }
 
     fn texts(rows: &[Row<'_>]) -> Vec<String> {

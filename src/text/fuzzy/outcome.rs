@@ -134,6 +134,19 @@ pub struct Splice {
     pub text: String,
 }
 
+impl Splice {
+    /// `original` with the splice made.
+    pub fn applied_to(&self, original: &str) -> String {
+        let r = &self.range;
+        format!(
+            "{}{}{}",
+            &original[..r.start],
+            self.text,
+            &original[r.end..]
+        )
+    }
+}
+
 /// One match and what it will become.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PlannedEdit {

@@ -270,15 +270,7 @@ fn same_edit_every_reading(
     edit: &PlannedEdit,
     candidate: &dyn Fn(&Place) -> Candidate,
 ) -> Result<(), Refusal> {
-    let result = |e: &PlannedEdit| {
-        let r = &e.splice.range;
-        format!(
-            "{}{}{}",
-            &ctx.text[..r.start],
-            e.splice.text,
-            &ctx.text[r.end..]
-        )
-    };
+    let result = |e: &PlannedEdit| e.splice.applied_to(ctx.text);
     let made = result(edit);
     for alt in prep.alternatives(ctx, best) {
         if !decide::close_reading(best, &alt) {

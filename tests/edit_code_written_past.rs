@@ -1,0 +1,108 @@
+//! Lines new_content writes past the search's ends. edit_code reads them
+//! from a diff of the caller's two texts; where lines repeat and one of them
+//! is misspelt, one diff can take a rewrite inside the search for lines
+//! written out past it, and the next group of look-alike lines was removed
+//! (found by the drift fuzzer on a crate's table of UTF-8 tests). The rival
+//! diff (the longest common reading) is now compared, and an edit on which
+//! the two disagree is refused.
+
+#[path = "edit_outcome/mod.rs"]
+mod edit_outcome;
+
+use edit_outcome::{apply, intended_or_refused};
+
+/// Groups of three lines, alike but for their bytes and sizes.
+fn groups(cases: &[(&str, usize)]) -> String {
+    cases
+        .iter()
+        .map(|(bytes, size)| {
+            format!(
+                "        let (ch, size) = decode_last(b\"{bytes}\");\n        assert_eq!(None, ch);\n        assert_eq!({size}, size);\n\n"
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_rewrite_of_the_last_group_does_not_take_the_next_group_away() {
+    let file = format!(
+        "fn decode_tests() {{\n{}}}\n",
+        groups(&[
+            ("\\xF0", 1),
+            ("\\xED\\xA0\\x80", 1),
+            ("\\xED\\xA0", 1),
+            ("\\xED", 1)
+        ])
+    );
+    // From the first group's last two lines, one misspelt, to the second
+    // group's end; new_content fixes the slip, rewrites the second group's
+    // last line and adds a comment after it.
+    let search = "        assert_eq!(None, ch);\n        assert_eq!(1, siez);\n\n        let (ch, size) = decode_last(b\"\\xED\\xA0\\x80\");\n        assert_eq!(None, ch);\n        assert_eq!(1, size);\n\n";
+    let new = "        assert_eq!(None, ch);\n        assert_eq!(1, size);\n\n        let (ch, size) = decode_last(b\"\\xED\\xA0\\x80\");\n        assert_eq!(None, ch);\n        assert_eq_next!(1, size);\n        // checked again below\n\n";
+    let want = file.replacen(
+        "decode_last(b\"\\xED\\xA0\\x80\");\n        assert_eq!(None, ch);\n        assert_eq!(1, size);\n",
+        "decode_last(b\"\\xED\\xA0\\x80\");\n        assert_eq!(None, ch);\n        assert_eq_next!(1, size);\n        // checked again below\n",
+        1,
+    );
+    intended_or_refused(apply(&file, search, new), &want);
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig {
+        cases: 500,
+        failure_persistence: None,
+        ..proptest::prelude::ProptestConfig::default()
+    })]
+
+    /// Property: in a run of look-alike groups, a search from inside one
+    /// group to the end of a later one (with a slip or not), and a
+    /// new_content that rewrites a line of the search and may add lines
+    /// after it, changes exactly that; or the edit is refused. No line past
+    /// the search is removed or doubled.
+    #[test]
+    fn a_change_inside_the_search_among_look_alikes_stays_inside_it(
+        sizes in proptest::collection::vec(1usize..3, 4..8),
+        from in 0usize..100,
+        len in 1usize..3,
+        start_line in 0usize..3,
+        slip in proptest::option::of(0usize..100),
+        rewrite in 0usize..100,
+        added in 0usize..3,
+    ) {
+        let n = sizes.len();
+        let names: Vec<String> = (0..n).map(|k| format!("\\x{:02X}", 0x80 + k * 7)).collect();
+        let cases: Vec<(&str, usize)> = names.iter().map(|s| s.as_str()).zip(sizes.iter().copied()).collect();
+        let file = format!("fn decode_tests() {{\n{}}}\n", groups(&cases));
+        let lines: Vec<&str> = file.split_inclusive('\n').collect();
+        // Group k occupies lines 1 + 4k .. 1 + 4k + 4 (the last one blank).
+        let first = from % (n - len);
+        let lo = 1 + 4 * first + start_line;
+        let hi = 1 + 4 * (first + len + 1);
+        let mut search: Vec<String> = lines[lo..hi].iter().map(|l| l.to_string()).collect();
+        let mut new = search.clone();
+        // The slip: in a line naming `size`, most often the first group's
+        // last line, which repeats in every group of the same size.
+        if let Some(slip) = slip {
+            let named: Vec<usize> = (0..search.len()).filter(|&k| search[k].contains("size")).collect();
+            let k = if slip < 60 {
+                named.iter().copied().find(|&k| search[k].contains(", size);")).unwrap_or(named[0])
+            } else {
+                named[slip % named.len()]
+            };
+            let i = search[k].rfind("size").unwrap_or(0);
+            search[k].replace_range(i..i + 4, "siez");
+        }
+        // The rewritten line: one with text, in the search's range.
+        let texts: Vec<usize> = (0..new.len()).filter(|&k| !new[k].trim().is_empty()).collect();
+        let r = texts[rewrite % texts.len()];
+        new[r] = new[r].replacen("assert_eq!", "assert_eq_next!", 1).replacen("decode_last", "decode_next", 1);
+        for a in 0..added {
+            new.insert(r + 1 + a, format!("        // checked again below {a}\n"));
+        }
+        let mut want: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+        want.splice(lo..hi, new.iter().cloned());
+        // The slip is in the search only: new_content has the file's line.
+        let want = want.concat();
+        intended_or_refused(apply(&file, &search.concat(), &new.concat()), &want);
+    }
+}
