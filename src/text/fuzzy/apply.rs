@@ -34,7 +34,8 @@ pub(crate) fn edit(
 ) -> Result<PlannedEdit, Refusal> {
     // An exact search shows its edges as the file has them: only the lines
     // written out past it are read.
-    let fit = |reading| {
+    let fit = |diff| {
+        let blank_lines = found == Found::Tolerant;
         edges::fit(
             &prepared.search,
             &prepared.search_markers,
@@ -42,8 +43,7 @@ pub(crate) fn edit(
             &prepared.new_markers,
             &ctx.file,
             &place.alignment,
-            found == Found::Tolerant,
-            reading,
+            edges::Reading { blank_lines, diff },
         )
     };
     let fitted = fit(Algorithm::Patience);

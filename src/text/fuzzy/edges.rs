@@ -44,8 +44,18 @@ pub(crate) struct Fitted<'a> {
     pub alignment: Alignment,
 }
 
-/// The texts read at the block's edges (see the module); `blank_lines`
-/// for a tolerant match, whose search may not show the file's blank lines.
+/// How the edges are read.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Reading {
+    /// Whether the blank lines at the edges are read: for a tolerant match,
+    /// whose search may not show the file's blank lines.
+    pub blank_lines: bool,
+    /// The diff of the caller's two texts that says which lines of
+    /// `new_content` go on past the search.
+    pub diff: Algorithm,
+}
+
+/// The texts read at the block's edges (see the module).
 pub(crate) fn fit<'a>(
     base: &[Row<'a>],
     base_markers: &[bool],
@@ -53,8 +63,7 @@ pub(crate) fn fit<'a>(
     theirs_markers: &[bool],
     file: &[Row<'a>],
     alignment: &Alignment,
-    blank_lines: bool,
-    reading: Algorithm,
+    reading: Reading,
 ) -> Fitted<'a> {
     let mut fitted = Fitted {
         base: base.to_vec(),
@@ -66,10 +75,10 @@ pub(crate) fn fit<'a>(
     if base.iter().all(Row::is_blank) {
         return fitted;
     }
-    if blank_lines {
+    if reading.blank_lines {
         fitted.blank_edges(file);
     }
-    fitted.written_out_past(file, reading);
+    fitted.written_out_past(file, reading.diff);
     fitted
 }
 
@@ -141,10 +150,10 @@ impl<'a> Fitted<'a> {
     /// Takes into the search the file lines just outside the region that
     /// `new_content` writes out before the search's first line or after its
     /// last.
-    fn written_out_past(&mut self, file: &[Row<'a>], reading: Algorithm) {
+    fn written_out_past(&mut self, file: &[Row<'a>], diff: Algorithm) {
         let bk: Vec<&str> = self.base.iter().map(|r| r.key.as_str()).collect();
         let tk: Vec<&str> = self.theirs.iter().map(|r| r.key.as_str()).collect();
-        let ops = capture_diff_slices(reading, &bk, &tk);
+        let ops = capture_diff_slices(diff, &bk, &tk);
         let region = self.alignment.region.clone();
         // After the last line.
         if let Some(&DiffOp::Insert {
@@ -285,8 +294,10 @@ mod tests {
             &tm,
             &file,
             &aligned(pairs),
-            true,
-            Algorithm::Patience,
+            Reading {
+                blank_lines: true,
+                diff: Algorithm::Patience,
+            },
         )
     }
 
