@@ -261,12 +261,10 @@ impl Sides<'_, '_> {
             // tab for spaces) is written as sent, as it would be had the
             // whole search been found exactly. Any other difference between
             // lines of one key is a look-alike's, not a rewrite.
-            let reindented = |f: usize| {
-                let (mine, sent) = (self.base[s].raw, self.theirs[t].raw);
-                mine == self.file[f].raw && mine != sent && mine.trim_start() == sent.trim_start()
-            };
             match ours.get(s) {
-                Some(Ours::Pair(f, _)) if reindented(*f) => {
+                Some(Ours::Pair(f, _))
+                    if self.base[s].reindented_alone(&self.file[*f], &self.theirs[t]) =>
+                {
                     merged.out.push(Out::New {
                         t,
                         anchor: Some(Anchor::Replaces { s, f: *f }),

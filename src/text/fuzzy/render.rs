@@ -166,10 +166,7 @@ impl Region<'_, '_> {
                     // tabs (or the reverse) are the caller's habit, converted.
                     let reindented = match anchor {
                         Some(Anchor::Replaces { s, f }) if indentation_only => {
-                            let mine = self.base[s].raw;
-                            mine == self.file[f].raw
-                                && mine != row.raw
-                                && mine.trim_start() == row.raw.trim_start()
+                            self.base[s].reindented_alone(&self.file[f], row)
                         }
                         _ => false,
                     };

@@ -58,6 +58,14 @@ impl<'t> Row<'t> {
     pub(crate) fn weight(&self) -> u32 {
         self.chars + 1
     }
+
+    /// Whether the caller, who saw this line as `on_disk` has it byte for
+    /// byte, changed only its indentation in `sent`.
+    pub(crate) fn reindented_alone(&self, on_disk: &Row<'_>, sent: &Row<'_>) -> bool {
+        self.raw == on_disk.raw
+            && self.raw != sent.raw
+            && self.raw.trim_start() == sent.raw.trim_start()
+    }
 }
 
 /// Every line of a file's text.

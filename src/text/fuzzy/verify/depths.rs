@@ -100,15 +100,12 @@ impl Depths<'_> {
     /// drifting line by line), nothing is judged.
     fn marks_in_frame(&self, brief: &dyn Fn(&str) -> String) -> Result<(), String> {
         let marks_only = |key: &str| !key.chars().any(char::is_alphanumeric);
-        let mut keys: Vec<&str> = self.search.iter().map(|l| l.0).collect();
-        keys.sort_unstable();
-        keys.dedup();
         // (search width, file width), each key's lines paired by depth.
         let mut words: Vec<(usize, usize)> = Vec::new();
         let mut marks: Vec<(&str, usize, usize)> = Vec::new();
-        for key in keys
+        for key in keys(&self.search)
             .into_iter()
-            .filter(|k| !k.is_empty() && *k != super::MARKER)
+            .filter(|k| *k != super::MARKER)
         {
             let (caller, file) = (widths(&self.search, key), widths(&self.before, key));
             if caller.len() != file.len() {
