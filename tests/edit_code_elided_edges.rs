@@ -138,3 +138,152 @@ fn a_line_added_in_a_file_with_eight_column_tabs_keeps_its_columns() {
     );
     assert_eq!(apply(GNU, search, new).unwrap(), want);
 }
+
+/// Three test functions, alike line for line, two blank lines apart.
+const SHAPES: &str = "\
+import math
+
+
+def test_circle_radius():
+    assert circle_radius(1, 2, 1, 1) == (5, 3)
+    assert circle_radius(1, 2, 2, 1) == (8, 3)
+    assert circle_radius(1, 2, 1, 2) == (7, 4)
+
+
+def test_scale_shape():
+    assert scale_shape(1, (5, 2)) == 2
+    assert scale_shape(1, (8, 3)) == 3
+    assert scale_shape(1, (7, 2)) == 2
+
+
+def test_unscale_shape():
+    assert unscale_shape(2, (7, 4)) == 1
+";
+
+#[test]
+fn blank_lines_inside_a_written_out_marker_are_not_the_search_s_trailing_ones() {
+    // Found by the drift fuzzer on a Python test file: the search hides the
+    // second function's head behind a marker and ends with four blank lines
+    // where the file has two; new_content writes the hidden lines out (with
+    // the two blank lines before them), rewrites the last line and ends with
+    // the file's two. A diff of the caller's two texts paired the search's
+    // trailing blank lines with those inside the written-out lines, and the
+    // two blank lines after the block were removed.
+    let search = "def test_circle_radius():\n    assert circle_radius(1, 2, 1, 1) == (5, 3)\n    assert circle_radius(1, 2, 2, 1) == (8, 3)\n    assert circle_radius(1, 2, 1, 2) == (7, 4)\n...\n    assert scale_shape(1, (7, 2)) == 2\n\n\n\n\n";
+    let new = "def test_circle_radius():\n    assert circle_radius(1, 2, 1, 1) == (5, 3)\n    assert circle_radius(1, 2, 2, 1) == (8, 3)\n    assert circle_radius(1, 2, 1, 2) == (7, 4)\n\n\ndef test_scale_shape():\n    assert scale_shape(1, (5, 2)) == 2\n    assert scale_shape(1, (8, 3)) == 3\n    assert scale_shape_next(1, (7, 2)) == 2\n\n\n";
+    let want = SHAPES.replace(
+        "    assert scale_shape(1, (7, 2)) == 2\n",
+        "    assert scale_shape_next(1, (7, 2)) == 2\n",
+    );
+    intended_or_refused(apply(SHAPES, search, new), &want);
+}
+
+/// Names of functions under test, short and long: how much a line weighs
+/// against a blank line decides which reading of a marker is cheapest.
+const NAMES: [&str; 6] = [
+    "area",
+    "scale",
+    "circle_radius",
+    "scale_shape",
+    "unscale_shape",
+    "private_key_of_pair",
+];
+
+/// Test functions alike line for line: function `k` tests `NAMES[names[k]]`
+/// with `sizes[k]` asserts, whose numbers are drawn from `digits`, and is
+/// followed by `gaps[k]` blank lines. Returns the lines and, for each
+/// function, its range.
+fn functions(
+    names: &[usize],
+    sizes: &[usize],
+    gaps: &[usize],
+    digits: &[(u8, u8, u8)],
+) -> (Vec<String>, Vec<std::ops::Range<usize>>) {
+    let mut lines = vec!["import math".to_string(), String::new(), String::new()];
+    let mut spans = Vec::new();
+    let mut numbers = digits.iter().cycle();
+    for (k, (&size, &gap)) in sizes.iter().zip(gaps).enumerate() {
+        let start = lines.len();
+        let name = NAMES[names[k] % NAMES.len()];
+        lines.push(format!("def test_{name}_{k}():"));
+        for _ in 0..size {
+            let (x, y, z) = numbers.next().expect("digits is not empty");
+            lines.push(if k % 2 == 0 {
+                format!("    assert {name}(1, 2, {x}, {y}) == ({z}, 3)")
+            } else {
+                format!("    assert {name}(1, ({x}, {y})) == {z}")
+            });
+        }
+        spans.push(start..lines.len());
+        lines.extend(std::iter::repeat_n(String::new(), gap));
+    }
+    lines.push("def test_last():".to_string());
+    lines.push("    assert True".to_string());
+    (lines, spans)
+}
+
+fn text_of(lines: &[String]) -> String {
+    lines.iter().map(|l| format!("{l}\n")).collect()
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig {
+        cases: 400,
+        failure_persistence: None,
+        ..proptest::prelude::ProptestConfig::default()
+    })]
+
+    /// Property: a search whose marker hides lines across a function's end,
+    /// ending with more blank lines than the file has, and a new_content
+    /// that writes the hidden lines out as the file has them and rewrites a
+    /// line of the tail, ending with the file's or the search's count of
+    /// blank lines, changes that line and nothing else; or is refused. The
+    /// blank lines the file has after the block stay.
+    #[test]
+    fn lines_written_out_for_a_marker_keep_the_blank_lines_after_the_block(
+        sizes in proptest::collection::vec(2usize..5, 3..6),
+        gaps in proptest::collection::vec(1usize..4, 6),
+        digits in proptest::collection::vec((0u8..10, 0u8..10, 0u8..4), 1..30),
+        names in proptest::collection::vec(0usize..6, 6),
+        first in 0usize..100,
+        cut in 0usize..100,
+        resume in 0usize..100,
+        extra in 0usize..4,
+        rewrite in 0usize..100,
+        keep_search_count in proptest::bool::ANY,
+        marker in 0usize..3,
+    ) {
+        let n = sizes.len();
+        let (lines, spans) = functions(&names, &sizes, &gaps[..n], &digits);
+        // From function i's head, hiding from inside it or from its end to
+        // inside function i + 1 (its last line shown), and the blank lines
+        // after it.
+        let i = first % (n - 1);
+        let (a, b) = (&spans[i], &spans[i + 1]);
+        let hide_from = a.start + 1 + cut % a.len();
+        let resume_at = b.start + 1 + resume % (b.len() - 1);
+        let gap = gaps[i + 1];
+        let marker = ["...", "# ...", "    # ... existing code ..."][marker];
+        let head: Vec<String> = lines[a.start..hide_from].to_vec();
+        let hidden: Vec<String> = lines[hide_from..resume_at].to_vec();
+        let tail: Vec<String> = lines[resume_at..b.end].to_vec();
+        let mut search = head.clone();
+        search.push(marker.to_string());
+        search.extend(tail.iter().cloned());
+        search.extend(std::iter::repeat_n(String::new(), gap + extra));
+        let k = rewrite % tail.len();
+        let mut new_tail = tail.clone();
+        new_tail[k] = new_tail[k].replacen("(1,", "_next(1,", 1);
+        let mut new = head;
+        new.extend(hidden);
+        new.extend(new_tail.iter().cloned());
+        let trailing = if keep_search_count { gap + extra } else { gap };
+        new.extend(std::iter::repeat_n(String::new(), trailing));
+        let mut want = lines.clone();
+        want[resume_at + k] = new_tail[k].clone();
+        intended_or_refused(
+            apply(&text_of(&lines), &text_of(&search), &text_of(&new)),
+            &text_of(&want),
+        );
+    }
+}

@@ -170,6 +170,16 @@ fn edit_of(
         pairs: &pairs,
     }
     .render(&merged);
+    if found == Found::Exact
+        && let Some(problem) = not_as_sent(&rendered.text, &fitted.theirs)
+    {
+        let edit = ctx.edit(&region, rendered, adjustments, score);
+        return Err(Refusal::Unverified {
+            lines,
+            problem,
+            diff: edit.diff,
+        });
+    }
     if found == Found::Tolerant {
         let span = ctx.span(&region);
         let after_rows = super::rows::of_snippet(&rendered.text);
@@ -266,6 +276,41 @@ fn edit_of(
         }
     }
     Ok(ctx.edit(&region, rendered, adjustments, score))
+}
+
+/// Where the region written for an exact search is not new_content as sent,
+/// up to each line's indentation and ending. An exact search leaves nothing
+/// to tolerate, so this holds whatever the plan; it is checked because a
+/// plan reads lines by their keys, and two lines alike but for the spaces
+/// between their words (`# note`, `#note`) have one key.
+fn not_as_sent(written: &str, sent: &[super::rows::Row<'_>]) -> Option<String> {
+    // Lines of text only: how many blank lines an edit at a region's edge
+    // leaves is the edges' business.
+    let written: Vec<&str> = written
+        .lines()
+        .map(str::trim_start)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let sent: Vec<(usize, &str)> = sent
+        .iter()
+        .enumerate()
+        .map(|(k, row)| (k + 1, row.raw.trim_start()))
+        .filter(|(_, l)| !l.is_empty())
+        .collect();
+    let k = (0..written.len().max(sent.len()))
+        .find(|&k| written.get(k) != sent.get(k).map(|(_, l)| l))?;
+    Some(match (written.get(k), sent.get(k)) {
+        (Some(w), Some((n, s))) => {
+            format!(
+                "line {n} of new_content is `{s}`, and the edit planned would write `{w}` there"
+            )
+        }
+        (Some(w), None) => format!("the edit planned would write `{w}` past new_content's end"),
+        (None, Some((n, _))) => {
+            format!("the edit planned would leave out line {n} of new_content and the rest")
+        }
+        (None, None) => unreachable!("k is below the longer length"),
+    })
 }
 
 /// The search lines the alignment leaves without a file line, each with the

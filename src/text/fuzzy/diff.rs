@@ -27,6 +27,29 @@ pub(crate) fn kept_pairs<T: Hash + Eq + Ord>(a: &[T], b: &[T]) -> Vec<(usize, us
     out
 }
 
+/// The lines a diff keeps, read first by `fine` keys and then, between the
+/// lines kept so, by `coarse` keys, as (index in `a`, index in `b`), in order.
+/// Of lines alike by their coarse keys (`# note` and `#note`), the ones the
+/// same by their fine keys are paired: a coarse diff alone may pair a line
+/// with its look-alike and take the look-alike for the line changed.
+pub(crate) fn kept_pairs_fine_first<T: Hash + Eq + Ord>(
+    fine: (&[T], &[T]),
+    coarse: (&[T], &[T]),
+) -> Vec<(usize, usize)> {
+    let (na, nb) = (fine.0.len(), fine.1.len());
+    let mut out = Vec::new();
+    let (mut a0, mut b0) = (0, 0);
+    for (a, b) in kept_pairs(fine.0, fine.1).into_iter().chain([(na, nb)]) {
+        let between = kept_pairs(&coarse.0[a0..a], &coarse.1[b0..b]);
+        out.extend(between.into_iter().map(|(x, y)| (a0 + x, b0 + y)));
+        if a < na {
+            out.push((a, b));
+        }
+        (a0, b0) = (a + 1, b + 1);
+    }
+    out
+}
+
 /// A unified diff from `old` (whose first line is line `old_first`) to `new`
 /// (first line `new_first`), with three lines of context. Empty when the two
 /// are equal.
@@ -45,6 +68,28 @@ pub(crate) fn unified(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lines_the_same_pair_before_look_alikes() {
+        // `b` and `B` are alike coarsely; the fine diff pairs `B` with `B`.
+        let coarse_a = ["a", "b", "b", "c"];
+        let coarse_b = ["a", "x", "b", "c"];
+        let fine_a = ["a", "b", "B", "c"];
+        let fine_b = ["a", "x", "B", "c"];
+        assert_eq!(
+            kept_pairs_fine_first((&fine_a, &fine_b), (&coarse_a, &coarse_b)),
+            vec![(0, 0), (2, 2), (3, 3)]
+        );
+        // Lines only alike coarsely still pair between the fine ones.
+        let fine_b = ["a", "B2", "c"];
+        let coarse_b = ["a", "b", "c"];
+        let fine_a = ["a", "B1", "c"];
+        let coarse_a = ["a", "b", "c"];
+        assert_eq!(
+            kept_pairs_fine_first((&fine_a, &fine_b), (&coarse_a, &coarse_b)),
+            vec![(0, 0), (1, 1), (2, 2)]
+        );
+    }
 
     #[test]
     fn numbers_hunks_with_file_lines() {

@@ -24,7 +24,7 @@ use std::ops::Range;
 
 use super::align::{Alignment, Step};
 use super::costs::COSTS;
-use super::diff::kept_pairs;
+use super::diff::kept_pairs_fine_first;
 use super::likeness::{Likeness, agrees, likeness, numbers_differ, typos};
 use super::rows::Row;
 
@@ -32,7 +32,7 @@ mod shift;
 mod systematic;
 mod written;
 
-use shift::{deep_keys, shift_of};
+use shift::{commonest, deep_key, deep_keys, shift_of};
 use systematic::{Swap, systematic};
 
 #[cfg(test)]
@@ -132,6 +132,25 @@ enum FileSide {
 
 const MARKER_KEY: &str = "\u{1}marker";
 
+/// `keys` with each line's text in front of its indentation added: two
+/// lines alike but for the spaces between their words have the same key and
+/// other fine keys.
+fn fine_keys<'r, 't: 'r>(
+    rows: impl IntoIterator<Item = &'r Row<'t>>,
+    keys: &[String],
+) -> Vec<String> {
+    rows.into_iter()
+        .zip(keys)
+        .map(|(row, key)| {
+            if key.is_empty() || key == MARKER_KEY {
+                key.clone()
+            } else {
+                format!("{key}\u{3}{}", row.raw.trim())
+            }
+        })
+        .collect()
+}
+
 fn keys<'a>(rows: &'a [Row<'a>], markers: &[bool]) -> Vec<&'a str> {
     rows.iter()
         .zip(markers)
@@ -190,11 +209,12 @@ impl Sides<'_, '_> {
         let tk = deep_keys(self.theirs, &plain_t, shift);
         let mut theirs_of: Vec<Option<usize>> = vec![None; bk.len()];
         let mut base_of: Vec<Option<usize>> = vec![None; tk.len()];
-        for (b, t) in kept_pairs(&bk, &tk) {
+        let bf = fine_keys(self.base, &bk);
+        for (b, t) in self.caller_pairs((&bf, &bk), &tk, &ours) {
             theirs_of[b] = Some(t);
             base_of[t] = Some(b);
         }
-        prefer_present(&bk, &ours, &mut theirs_of, &mut base_of);
+        prefer_present(&bf, &ours, &mut theirs_of, &mut base_of);
         if let Some(t) = (0..tk.len()).find(|&t| self.theirs_markers[t] && base_of[t].is_none()) {
             return Err(Clash::MarkerInNew { t });
         }
@@ -303,6 +323,73 @@ impl Sides<'_, '_> {
             .filter_map(|&(s, f)| Some((s, f?)))
             .collect();
         Ok(merged)
+    }
+
+    /// The base lines theirs keeps, as (base line, theirs line).
+    ///
+    /// A marker theirs does not keep is read both as itself and as the file
+    /// lines it hides, and the reading that pairs more of theirs wins (the
+    /// marker itself on a tie). Where theirs writes the hidden lines out,
+    /// they pair with those lines, so that no base line is paired across
+    /// them: blank lines the search has after a marker are otherwise
+    /// matched to the blank lines inside the lines written out for it, and
+    /// the file's own blank lines there are lost.
+    fn caller_pairs(
+        &self,
+        (bf, bk): (&[String], &[String]),
+        tk: &[String],
+        ours: &[Ours],
+    ) -> Vec<(usize, usize)> {
+        let tf = fine_keys(self.theirs, tk);
+        let plain = kept_pairs_fine_first((bf, &tf), (bk, tk));
+        let unkept = |s: usize| {
+            matches!(&ours[s], Ours::Hidden(r) if !r.is_empty())
+                && !plain.iter().any(|&(b, _)| b == s)
+        };
+        if !(0..bk.len()).any(unkept) {
+            return plain;
+        }
+        let depth = self.file_depth();
+        let mut rows: Vec<&Row<'_>> = Vec::with_capacity(bk.len());
+        let mut expanded: Vec<String> = Vec::with_capacity(bk.len());
+        let mut origin: Vec<Option<usize>> = Vec::with_capacity(bk.len());
+        for (s, key) in bk.iter().enumerate() {
+            match &ours[s] {
+                Ours::Hidden(r) if unkept(s) => {
+                    for row in &self.file[r.clone()] {
+                        rows.push(row);
+                        expanded.push(deep_key(row, &row.key, row.width as isize - depth));
+                        origin.push(None);
+                    }
+                }
+                _ => {
+                    rows.push(&self.base[s]);
+                    expanded.push(key.clone());
+                    origin.push(Some(s));
+                }
+            }
+        }
+        let fine = fine_keys(rows, &expanded);
+        let read_out = kept_pairs_fine_first((&fine, &tf), (&expanded, tk));
+        if read_out.len() <= plain.len() {
+            return plain;
+        }
+        read_out
+            .into_iter()
+            .filter_map(|(e, t)| origin[e].map(|s| (s, t)))
+            .collect()
+    }
+
+    /// How much deeper the file indents than the search: the commonest
+    /// difference over the lines of text the alignment pairs.
+    fn file_depth(&self) -> isize {
+        commonest(self.alignment.steps.iter().filter_map(|step| {
+            let Step::Pair { s, f } = *step else {
+                return None;
+            };
+            let (b, f) = (&self.base[s], &self.file[f]);
+            (!b.is_blank() && b.same(f)).then(|| f.width as isize - b.width as isize)
+        }))
     }
 
     /// Whether `word` is a word of some line of the file.
@@ -706,7 +793,8 @@ impl Sides<'_, '_> {
 }
 
 /// Where the caller's diff keeps some lines of a run of equal base lines
-/// (blank lines, say) and drops others, which of them it kept is arbitrary:
+/// (blank lines, say; by fine keys, so that lines alike but for their
+/// spaces are not equal) and drops others, which of them it kept is arbitrary:
 /// the kept ones are taken to be those the file has, so that the lines the
 /// caller drops are first the ones that are not there.
 fn prefer_present(

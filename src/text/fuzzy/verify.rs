@@ -40,6 +40,7 @@ mod depths;
 #[cfg(test)]
 mod tests;
 
+use blank_runs::Pairing;
 pub(crate) use blank_runs::Spacing;
 pub(crate) use depths::Depths;
 
@@ -356,7 +357,7 @@ impl Check<'_> {
             .filter(|s| self.before.contains(s))
             .flat_map(|s| s.chars())
             .collect();
-        let own_lines = blank_runs::kept(&self.search, &self.new, true);
+        let own_lines = blank_runs::kept(&self.search, &self.new, Some(Pairing::MostAlike));
         for (i, s, f) in misread {
             // A caller whose new_content spells the file's word right where
             // the search misspells it (`totl` in the search, `total` in

@@ -37,30 +37,62 @@ fn texts(lines: &[&str]) -> Vec<usize> {
     (0..lines.len()).filter(|&i| !lines[i].is_empty()).collect()
 }
 
+/// How a line diff's replaced lines are paired with their rewrites: each
+/// with the most alike line after the last one paired, or line for line from
+/// the start or from the end of the stretch. Which the caller meant is not
+/// known, so a rule on the caller's lines must hold under every pairing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Pairing {
+    MostAlike,
+    FromStart,
+    FromEnd,
+}
+
+impl Pairing {
+    /// Every pairing.
+    pub(crate) const ALL: [Pairing; 3] = [Pairing::MostAlike, Pairing::FromStart, Pairing::FromEnd];
+}
+
 /// The lines of text of `a` and `b` that a line diff keeps, as indices into
-/// `a` and `b`; with `rewritten`, also those it replaces, each by the line
-/// most alike (at least `paired_rewrite`) after the last one paired.
-pub(super) fn kept(a: &[&str], b: &[&str], rewritten: bool) -> Vec<(usize, usize)> {
+/// `a` and `b`; with a pairing, also those it replaces, each by a line at
+/// least `paired_rewrite` alike, paired as `rewrites` says.
+pub(crate) fn kept(a: &[&str], b: &[&str], rewrites: Option<Pairing>) -> Vec<(usize, usize)> {
     let (ta, tb) = (texts(a), texts(b));
     let ka: Vec<&str> = ta.iter().map(|&i| a[i]).collect();
     let kb: Vec<&str> = tb.iter().map(|&i| b[i]).collect();
+    let like = |i: usize, j: usize| rapidfuzz::fuzz::ratio(ka[i].chars(), kb[j].chars());
+    let alike = |i: usize, j: usize| like(i, j) >= COSTS.paired_rewrite;
     let mut out = Vec::new();
     for op in capture_diff_slices(Algorithm::Patience, &ka, &kb) {
         let (old, new) = (op.old_range(), op.new_range());
-        match op {
-            DiffOp::Equal { .. } => out.extend(old.zip(new).map(|(i, j)| (ta[i], tb[j]))),
-            DiffOp::Replace { .. } if rewritten => {
+        match (op, rewrites) {
+            (DiffOp::Equal { .. }, _) => out.extend(old.zip(new).map(|(i, j)| (ta[i], tb[j]))),
+            (DiffOp::Replace { .. }, Some(Pairing::MostAlike)) => {
                 let mut next = new.start;
                 for i in old {
-                    let like = |j: usize| rapidfuzz::fuzz::ratio(ka[i].chars(), kb[j].chars());
                     let best = (next..new.end)
-                        .filter(|&j| like(j) >= COSTS.paired_rewrite)
-                        .max_by(|&x, &y| like(x).total_cmp(&like(y)));
+                        .filter(|&j| alike(i, j))
+                        .max_by(|&x, &y| like(i, x).total_cmp(&like(i, y)));
                     if let Some(j) = best {
                         out.push((ta[i], tb[j]));
                         next = j + 1;
                     }
                 }
+            }
+            (DiffOp::Replace { .. }, Some(Pairing::FromStart)) => out.extend(
+                old.zip(new)
+                    .filter(|&(i, j)| alike(i, j))
+                    .map(|(i, j)| (ta[i], tb[j])),
+            ),
+            (DiffOp::Replace { .. }, Some(Pairing::FromEnd)) => {
+                let mut pairs: Vec<(usize, usize)> = old
+                    .rev()
+                    .zip(new.rev())
+                    .filter(|&(i, j)| alike(i, j))
+                    .map(|(i, j)| (ta[i], tb[j]))
+                    .collect();
+                pairs.reverse();
+                out.extend(pairs);
             }
             _ => {}
         }
@@ -104,9 +136,12 @@ impl Spacing<'_> {
     /// that the caller meant; else which line does not (`brief` shows a
     /// line in the message).
     pub(crate) fn check(&self, brief: &dyn Fn(&str) -> String) -> Result<(), String> {
-        self.kept_lines(brief)?;
-        self.written_out(brief)?;
-        self.no_change_on_a_misread(brief)
+        for pairing in Pairing::ALL {
+            self.kept_lines(brief, pairing)?;
+            self.written_out(brief, pairing)?;
+            self.no_change_on_a_misread(brief, pairing)?;
+        }
+        Ok(())
     }
 
     /// The runs of blank lines `other` has otherwise than the search: for
@@ -121,8 +156,9 @@ impl Spacing<'_> {
         other: &[&str],
         outside: (usize, usize),
         partial: bool,
+        pairing: Pairing,
     ) -> Vec<(usize, bool, usize)> {
-        let pairs = kept(&self.search, other, true);
+        let pairs = kept(&self.search, other, Some(pairing));
         let mut out = Vec::new();
         for (k, &(s, o)) in pairs.iter().enumerate() {
             let last = k + 1 == pairs.len();
@@ -160,12 +196,16 @@ impl Spacing<'_> {
     /// another order than the file, one of them a blank line): the merge
     /// would make the move twice. So, then, `new_content` may change the
     /// blank lines only where the file differs, to the file's count.
-    fn no_change_on_a_misread(&self, brief: &dyn Fn(&str) -> String) -> Result<(), String> {
-        let misread = self.run_changes(&self.before, self.outside, true);
+    fn no_change_on_a_misread(
+        &self,
+        brief: &dyn Fn(&str) -> String,
+        pairing: Pairing,
+    ) -> Result<(), String> {
+        let misread = self.run_changes(&self.before, self.outside, true, Pairing::MostAlike);
         let Some(&(ms, mafter, had)) = misread.first() else {
             return Ok(());
         };
-        let changed = self.run_changes(&self.new, (0, 0), false);
+        let changed = self.run_changes(&self.new, (0, 0), false, pairing);
         match changed.iter().find(|c| !misread.contains(c)) {
             None => Ok(()),
             Some(&(s, after, wanted)) => {
@@ -191,10 +231,10 @@ impl Spacing<'_> {
     }
 
     /// The runs beside the lines the caller keeps or rewrites.
-    fn kept_lines(&self, brief: &dyn Fn(&str) -> String) -> Result<(), String> {
-        let on_disk = kept(&self.search, &self.before, true);
-        let written = kept(&self.new, &self.after, false);
-        let pairs = kept(&self.search, &self.new, true);
+    fn kept_lines(&self, brief: &dyn Fn(&str) -> String, pairing: Pairing) -> Result<(), String> {
+        let on_disk = kept(&self.search, &self.before, Some(Pairing::MostAlike));
+        let written = kept(&self.new, &self.after, None);
+        let pairs = kept(&self.search, &self.new, Some(pairing));
         for &(s, n) in &pairs {
             let Some(&(_, b)) = on_disk.iter().find(|p| p.0 == s) else {
                 continue;
@@ -261,13 +301,13 @@ impl Spacing<'_> {
     /// writes out, next to each other as in the file: the caller never
     /// showed what is between them, so a count other than the file's is a
     /// guess at what the caller meant, and the edit is refused.
-    fn written_out(&self, brief: &dyn Fn(&str) -> String) -> Result<(), String> {
-        let shown: Vec<usize> = kept(&self.search, &self.new, true)
+    fn written_out(&self, brief: &dyn Fn(&str) -> String, pairing: Pairing) -> Result<(), String> {
+        let shown: Vec<usize> = kept(&self.search, &self.new, Some(pairing))
             .into_iter()
             .map(|(_, n)| n)
             .collect();
-        let on_disk = kept(&self.new, &self.before, false);
-        let written = kept(&self.new, &self.after, false);
+        let on_disk = kept(&self.new, &self.before, None);
+        let written = kept(&self.new, &self.after, None);
         for (n, b) in on_disk.into_iter().filter(|(n, _)| !shown.contains(n)) {
             let Some(&(_, a)) = written.iter().find(|p| p.0 == n) else {
                 continue;

@@ -40,11 +40,11 @@ impl Depths<'_> {
         let new: Vec<&str> = self.new.iter().map(|l| l.0).collect();
         let before: Vec<&str> = self.before.iter().map(|l| l.0).collect();
         let after: Vec<&str> = self.after.iter().map(|l| l.0).collect();
-        let stayed: Vec<usize> = kept(&before, &after, false)
+        let stayed: Vec<usize> = kept(&before, &after, None)
             .into_iter()
             .map(|(_, a)| a)
             .collect();
-        let written = kept(&new, &after, false);
+        let written = kept(&new, &after, None);
         for (k, &(n, a)) in written.iter().enumerate() {
             if stayed.contains(&a) || k == 0 {
                 continue;
