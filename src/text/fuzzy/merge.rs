@@ -132,9 +132,9 @@ enum FileSide {
 
 const MARKER_KEY: &str = "\u{1}marker";
 
-/// `keys` with each line's text in front of its indentation added: two
-/// lines alike but for the spaces between their words have the same key and
-/// other fine keys.
+/// `keys` with each line's text (less its indentation) added: two lines
+/// alike but for the spaces between their words have one key and two fine
+/// keys.
 fn fine_keys<'r, 't: 'r>(
     rows: impl IntoIterator<Item = &'r Row<'t>>,
     keys: &[String],
