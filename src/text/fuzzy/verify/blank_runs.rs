@@ -43,8 +43,11 @@ fn texts(lines: &[&str]) -> Vec<usize> {
 /// known, so a rule on the caller's lines must hold under every pairing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Pairing {
+    /// Each replaced line with the most alike line after the last paired.
     MostAlike,
+    /// The stretches' first lines together, then the second, and so on.
     FromStart,
+    /// The stretches' last lines together, then the ones before, and so on.
     FromEnd,
 }
 
