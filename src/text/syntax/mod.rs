@@ -3,8 +3,9 @@
 //!
 //! Everything is a pure function over text, backed by the tree-sitter grammars
 //! built into the binary (listed in [`Language::ALL`]). Parsing runs on a work
-//! budget proportional to the text's size, so no input can make it hang; when
-//! the budget runs out the result is [`Skipped`], never a verdict. A text
+//! budget and a CPU-time limit, both proportional to the text's size, so no
+//! input can make it hang; when either runs out the result is [`Skipped`],
+//! never a verdict. A text
 //! that nests deeper than a grammar's C scanner can hold is not parsed at all
 //! ([`scanner_limit`]): the scanner would overflow its buffer and abort the
 //! process.
