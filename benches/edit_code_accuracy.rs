@@ -79,10 +79,19 @@ fn main() {
         }
     }
     // CORPUS_DUMP=<folder> keeps each wrong case to replay by hand
-    // (cargo bench --bench edit_code_replay -- <folder>).
+    // (cargo bench --bench edit_code_replay -- <folder>); with
+    // CORPUS_DUMP_REFUSED=1 also each case refused that should apply.
+    let refused_too = std::env::var_os("CORPUS_DUMP_REFUSED").is_some();
     if let Some(dir) = &dump {
         for case in &real.cases {
-            if !matches!(corpus::real::evaluate(case), corpus::Verdict::Wrong(_)) {
+            let kept = match corpus::real::evaluate(case) {
+                corpus::Verdict::Wrong(_) => true,
+                corpus::Verdict::Refused(_) => {
+                    refused_too && matches!(case.expect, corpus::real::Expect::Text(_))
+                }
+                _ => false,
+            };
+            if !kept {
                 continue;
             }
             let expect = match &case.expect {

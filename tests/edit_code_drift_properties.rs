@@ -1,6 +1,6 @@
 //! The matcher's promise over random drift: for a random block, a random
 //! edit of it, and a search that drifted from the file (blank lines missing
-//! or added, indentation shifted, dedented or tabs read as spaces, a line
+//! or added, indentation shifted, prefixed, dedented or tabs read as spaces, a line
 //! remembered stale, a line forgotten; new_content sharing that drift or
 //! written as the file has it), the result is the intended file or a
 //! refusal, never anything else.
@@ -23,6 +23,9 @@ fn shape() -> impl Strategy<Value = Shape> {
 enum Frame {
     Same,
     Shift(usize),
+    /// Spaces put before every line's own indentation, tabs and all (a view
+    /// that prefixes lines).
+    Prefix(usize),
     Dedent,
     TabsAsSpaces,
 }
@@ -31,12 +34,14 @@ fn frame() -> impl Strategy<Value = Frame> {
     prop_oneof![
         Just(Frame::Same),
         (1usize..6).prop_map(Frame::Shift),
+        (1usize..4).prop_map(Frame::Prefix),
         Just(Frame::Dedent),
         Just(Frame::TabsAsSpaces),
     ]
 }
 
-/// The caller's change: 0 rewrites a line, 1 adds one after it, 2 removes it.
+/// The caller's change: 0 rewrites a line, 1 adds one after it, 2 removes
+/// it, 3 adds one after it a level deeper than any line around.
 #[derive(Debug, Clone, Copy)]
 struct Change {
     kind: u8,
@@ -88,7 +93,7 @@ fn render(lines: &[View], frame: Frame, dedent: usize, tabs: bool) -> String {
                 Frame::Same => pad.to_string(),
                 // A view that shifts tab-indented text shows the tabs as spaces.
                 Frame::Shift(n) if tabs => " ".repeat(cols + n),
-                Frame::Shift(n) => format!("{}{pad}", " ".repeat(n)),
+                Frame::Shift(n) | Frame::Prefix(n) => format!("{}{pad}", " ".repeat(n)),
                 Frame::Dedent if tabs => pad.chars().skip(dedent / 4).collect(),
                 Frame::Dedent => pad.chars().skip(dedent).collect(),
                 Frame::TabsAsSpaces => " ".repeat(cols),
@@ -115,7 +120,7 @@ proptest! {
         tabs in any::<bool>(),
         start in 0usize..40,
         len in 3usize..9,
-        change in (0u8..3, 0usize..9).prop_map(|(kind, at)| Change { kind, at }),
+        change in (0u8..4, 0usize..9).prop_map(|(kind, at)| Change { kind, at }),
         frame in frame(),
         blank in proptest::option::of((any::<bool>(), 0usize..9, any::<bool>())
             .prop_map(|(missing, at, in_new)| Blank { missing, at, in_new })),
@@ -177,7 +182,15 @@ proptest! {
         match change.kind {
             0 => block[pos] = (None, format!("{pad}rewritten_{k}();")),
             1 => block.insert(pos + 1, (None, format!("{pad}added_after_{k}();"))),
-            _ => { block.remove(pos); }
+            2 => { block.remove(pos); }
+            _ => {
+                // Which style the file indents in shows only on an indented
+                // line of the block.
+                prop_assume!((a..=b).any(|i| lines[i].starts_with([' ', '\t'])));
+                let deeper = "\t".repeat(5);
+                let deeper = if tabs { deeper } else { deeper.replace('\t', "    ") };
+                block.insert(pos + 1, (None, format!("{deeper}deeper_{k}();")));
+            }
         }
         let mut want = String::new();
         for line in lines[..a].iter() {

@@ -426,7 +426,7 @@ proptest! {
         let (outcome, got) = run(&c);
         prop_assert!(
             outcome != Outcome::Wrong,
-            "T = {:?}\n--- search\n{}--- new\n{}--- got\n{}",
+            "seed {seed} (TRANSFORM_SEED={seed} in the census shows it), T = {:?}\n--- search\n{}--- new\n{}--- got\n{}",
             c.ts, c.search, c.new, got.unwrap_or_default()
         );
     }

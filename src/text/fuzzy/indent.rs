@@ -17,6 +17,8 @@ use super::normalize::{TAB_WIDTH, width_in};
 #[derive(Debug, Clone)]
 pub(crate) struct IndentMap {
     identity: bool,
+    /// The text the caller's frame adds to or drops from every line, if one.
+    prefix: Option<Prefix>,
     /// The new content is in the file's frame, so the caller's indentation of
     /// a replaced line says nothing about the new line's.
     ignore_pairing: bool,
@@ -33,9 +35,12 @@ pub(crate) struct IndentMap {
 /// line of the block has, or else no leading space run of a tab's width in a
 /// tab-indented block and no tab in a space-indented one.
 fn same_style(indent: &str, tabs: bool, tab: usize, block: &[&str]) -> bool {
-    if block.contains(&indent) {
-        return true;
-    }
+    block.contains(&indent) || in_style(indent, tabs, tab)
+}
+
+/// Whether `indent` has no leading space run of a tab's width in a
+/// tab-indented block, and no tab in a space-indented one.
+fn in_style(indent: &str, tabs: bool, tab: usize) -> bool {
     if tabs {
         indent.bytes().take_while(|&b| b == b' ').count() < tab
     } else {
@@ -53,6 +58,36 @@ fn tab_width(block: &[&str]) -> usize {
         .iter()
         .any(|i| i.bytes().take_while(|&b| b == b' ').count() >= TAB_WIDTH);
     if tabbed && wide_spaces { 8 } else { TAB_WIDTH }
+}
+
+/// Text that every matched line's indentation has in the caller's frame
+/// before the file's own: a view that put two spaces before every line, tabs
+/// included. Widths cannot say this where tabs follow the prefix, as a
+/// tab's width depends on the columns before it: `"  \t"` and `"\t"` are
+/// both one tab stop wide. (A prefix the caller's frame lacks is a width
+/// the numeric fit adds: it is put before the caller's own indentation.)
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Prefix(String);
+
+impl Prefix {
+    /// The one prefix of `pairs` (caller, disk), if at least two pairs
+    /// agree on it and none disagrees.
+    fn of(pairs: &[(&str, &str)]) -> Option<Prefix> {
+        let &[(s, d), ..] = pairs else { return None };
+        if pairs.len() < 2 || s.len() <= d.len() || !s.ends_with(d) {
+            return None;
+        }
+        let prefix = &s[..s.len() - d.len()];
+        pairs
+            .iter()
+            .all(|&(s, d)| s.strip_prefix(prefix) == Some(d))
+            .then(|| Prefix(prefix.to_string()))
+    }
+
+    /// `indent` (the caller's) on disk, if it has the prefix.
+    fn to_disk<'i>(&self, indent: &'i str) -> Option<&'i str> {
+        indent.strip_prefix(self.0.as_str())
+    }
 }
 
 /// What is known about a block's indentation besides its matched lines.
@@ -127,16 +162,21 @@ impl IndentMap {
         // Lines indented less than a tab tell nothing where tabs are only
         // used for each full tab's width.
         let counted = |i: &&&str| tab == TAB_WIDTH || width(i) >= tab;
-        let tabs = block
-            .iter()
-            .filter(counted)
-            .filter(|i| i.starts_with('\t'))
-            .count()
-            > block
+        let starting = |indents: &[&str], c: char| {
+            indents
                 .iter()
                 .filter(counted)
-                .filter(|i| i.starts_with(' '))
-                .count();
+                .filter(|i| i.starts_with(c))
+                .count()
+        };
+        // A block with no indented line shows no style: the new lines' own
+        // is kept rather than guessed.
+        let (block_tabs, block_spaces) = (starting(block, '\t'), starting(block, ' '));
+        let tabs = if block_tabs + block_spaces > 0 {
+            block_tabs > block_spaces
+        } else {
+            starting(new, '\t') > starting(new, ' ')
+        };
         let min_width = |indents: &mut dyn Iterator<Item = &str>| indents.map(&width).min();
         let search_min = min_width(&mut pairs.iter().map(|(s, _)| *s));
         let disk_min = min_width(&mut block.iter().copied());
@@ -211,6 +251,7 @@ impl IndentMap {
 
         IndentMap {
             identity,
+            prefix: Prefix::of(fit),
             ignore_pairing: false,
             table: table.into_iter().map(|(w, (d, _))| (w, d)).collect(),
             num,
@@ -247,6 +288,13 @@ impl IndentMap {
             // it: the file's indentation.
             return d.to_string();
         }
+        // In the block's style only: a tab where the block indents with
+        // spaces is a width, mapped below.
+        if let Some(d) = self.prefix.as_ref().and_then(|p| p.to_disk(indent))
+            && in_style(d, self.tabs, self.tab)
+        {
+            return d.to_string();
+        }
         let w = width_in(indent, self.tab);
         if let Some(d) = self.table.get(&w) {
             return d.clone();
@@ -270,6 +318,18 @@ mod tests {
     fn identical_indentation_is_kept_verbatim() {
         let map = IndentMap::new(&[("  ", "  "), ("    ", "    ")], &["  ", "    "], &[]);
         assert_eq!(map.map("\t  ", None), "\t  ");
+    }
+
+    #[test]
+    fn a_prefix_before_tabs_is_taken_off_as_text() {
+        // Two spaces before every line, tabs after them: `"  \t"` is one
+        // tab stop wide, as `"\t"` is, so no width shift says it.
+        let map = IndentMap::new(&[("  ", ""), ("  \t", "\t")], &["", "\t", "\t\t"], &[]);
+        assert_eq!(map.map("  \t\t", None), "\t\t");
+        assert_eq!(map.map("  \t\t\t", None), "\t\t\t");
+        // A pair without it: widths decide.
+        let map = IndentMap::new(&[("  ", ""), ("\t", "\t")], &["", "\t"], &[]);
+        assert_eq!(map.prefix, None);
     }
 
     #[test]

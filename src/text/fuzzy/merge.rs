@@ -735,6 +735,12 @@ impl Sides<'_, '_> {
                 return self.chunk(rest, ours, sides, base_of, merged, kept_differ);
             }
         }
+        // Lines the search left out, without a marker, among the lines the
+        // caller changes, and written out in new_content as they are: the
+        // caller has seen them, and they are kept.
+        if let Some(shown) = self.shown_in_new(&c, ours, side, base_of) {
+            return self.chunk_between(c, shown, ours, side, base_of, merged, kept_differ);
+        }
         // Lines the search left out, or a marker stands for, that theirs
         // writes out.
         let left_out = c

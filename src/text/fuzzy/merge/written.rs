@@ -2,9 +2,10 @@
 //! search left out or replaces lines by position: which of theirs' lines
 //! stand for which file lines.
 
+use super::super::align::Step;
 use super::super::costs::COSTS;
 use super::super::likeness::{Likeness, likeness};
-use super::{Anchor, Chunk, Ours, Out, Sides};
+use super::{Anchor, Chunk, Clash, FileSide, Merged, Ours, Out, Sides};
 
 impl Sides<'_, '_> {
     /// Theirs' lines paired with the base and file lines they replace: the
@@ -67,6 +68,115 @@ impl Sides<'_, '_> {
             }
         }
         out
+    }
+
+    /// Where the search left out lines of text (no marker) among lines the
+    /// caller changes, and theirs writes every one of them out as the file
+    /// has it, in order and at its depth: those lines, as (the first base
+    /// line after it, file line, theirs' line). Each is then a line both sides keep, a fixed point of
+    /// its own, and the chunk is merged piece by piece between them. `None`
+    /// if the chunk has no such line, any of them is not written out, or a
+    /// line theirs keeps would fall on the other side of one.
+    pub(super) fn shown_in_new(
+        &self,
+        c: &Chunk,
+        ours: &[Ours],
+        side: &[FileSide],
+        base_of: &[Option<usize>],
+    ) -> Option<Vec<(usize, usize, usize)>> {
+        let extra: Vec<usize> = c
+            .ours
+            .clone()
+            .filter(|&f| side[f - c.ours.start] == FileSide::Extra && !self.file[f].is_blank())
+            .collect();
+        if extra.is_empty()
+            || c.ours
+                .clone()
+                .any(|f| side[f - c.ours.start] == FileSide::Hidden)
+            || c.base.clone().any(|s| matches!(ours[s], Ours::Hidden(_)))
+        {
+            return None;
+        }
+        let depth = self.file_depth();
+        let shown = |f: usize, t: usize| {
+            let (a, b) = (&self.file[f], &self.theirs[t]);
+            base_of[t].is_none()
+                && a.same(b)
+                && a.raw.trim() == b.raw.trim()
+                && a.width as isize - depth == b.width as isize - c.shift
+        };
+        let mut pairs = Vec::with_capacity(extra.len());
+        let mut next = c.theirs.start;
+        for &f in &extra {
+            let t = (next..c.theirs.end).find(|&t| shown(f, t))?;
+            pairs.push((f, t));
+            next = t + 1;
+        }
+        // Where each base line sits among the file's lines: at its pair, or
+        // before the file line the alignment takes next.
+        let mut at = vec![usize::MAX; self.base.len()];
+        let mut next_f = self.alignment.region.start;
+        for step in &self.alignment.steps {
+            match *step {
+                Step::Pair { s, f } => {
+                    at[s] = f;
+                    next_f = f + 1;
+                }
+                Step::SearchOnly { s } => at[s] = next_f,
+                Step::FileOnly { f } => next_f = f + 1,
+                Step::Hidden { .. } => return None,
+            }
+        }
+        // A line theirs keeps stays on the side of each split its base line
+        // is on.
+        let consistent = c.theirs.clone().all(|t| match base_of[t] {
+            Some(s) => pairs.iter().all(|&(f, tf)| (at[s] <= f) == (t < tf)),
+            None => true,
+        });
+        if !consistent {
+            return None;
+        }
+        Some(
+            pairs
+                .into_iter()
+                .map(|(f, t)| {
+                    let s = c.base.clone().find(|&s| at[s] > f).unwrap_or(c.base.end);
+                    (s, f, t)
+                })
+                .collect(),
+        )
+    }
+
+    /// Merges chunk `c` piece by piece between the lines `shown` (see
+    /// [`Self::shown_in_new`]), each kept as the file has it.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn chunk_between(
+        &self,
+        c: Chunk,
+        shown: Vec<(usize, usize, usize)>,
+        ours: &[Ours],
+        side: &[FileSide],
+        base_of: &[Option<usize>],
+        merged: &mut Merged,
+        kept_differ: &mut Vec<(usize, Option<usize>)>,
+    ) -> Result<(), Clash> {
+        let (mut s0, mut t0, mut f0) = (c.base.start, c.theirs.start, c.ours.start);
+        let end = (c.base.end, c.ours.end, c.theirs.end);
+        for (s, f, t) in shown.into_iter().chain(std::iter::once(end)) {
+            let piece = Chunk {
+                base: s0..s,
+                theirs: t0..t,
+                ours: f0..f,
+                shift: c.shift,
+            };
+            let sides = &side[f0 - c.ours.start..f - c.ours.start];
+            self.chunk(piece, ours, sides, base_of, merged, kept_differ)?;
+            if f < c.ours.end {
+                merged.out.push(Out::Disk(f));
+            }
+            (s0, t0, f0) = (s, t + 1, f + 1);
+        }
+        Ok(())
     }
 
     /// The chunk as `new_content` writes out file lines the search left out:
