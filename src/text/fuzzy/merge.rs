@@ -738,7 +738,7 @@ impl Sides<'_, '_> {
         // Lines the search left out, without a marker, among the lines the
         // caller changes, and written out in new_content as they are: the
         // caller has seen them, and they are kept.
-        if let Some(shown) = self.shown_in_new(&c, ours, side, base_of) {
+        if let Some(shown) = self.shown_in_new(&c, side, base_of) {
             return self.chunk_between(c, shown, ours, side, base_of, merged, kept_differ);
         }
         // Lines the search left out, or a marker stands for, that theirs

@@ -73,14 +73,14 @@ impl Sides<'_, '_> {
     /// Where the search left out lines of text (no marker) among lines the
     /// caller changes, and theirs writes every one of them out as the file
     /// has it, in order and at its depth: those lines, as (the first base
-    /// line after it, file line, theirs' line). Each is then a line both sides keep, a fixed point of
-    /// its own, and the chunk is merged piece by piece between them. `None`
-    /// if the chunk has no such line, any of them is not written out, or a
-    /// line theirs keeps would fall on the other side of one.
+    /// line after it, file line, theirs' line). Each is then a line both
+    /// sides keep, a fixed point of its own, and the chunk is merged piece
+    /// by piece between them. `None` if the chunk has no such line, any of
+    /// them is not written out, the search has a marker, or a line theirs
+    /// keeps would fall on the other side of one.
     pub(super) fn shown_in_new(
         &self,
         c: &Chunk,
-        ours: &[Ours],
         side: &[FileSide],
         base_of: &[Option<usize>],
     ) -> Option<Vec<(usize, usize, usize)>> {
@@ -89,12 +89,7 @@ impl Sides<'_, '_> {
             .clone()
             .filter(|&f| side[f - c.ours.start] == FileSide::Extra && !self.file[f].is_blank())
             .collect();
-        if extra.is_empty()
-            || c.ours
-                .clone()
-                .any(|f| side[f - c.ours.start] == FileSide::Hidden)
-            || c.base.clone().any(|s| matches!(ours[s], Ours::Hidden(_)))
-        {
+        if extra.is_empty() {
             return None;
         }
         let depth = self.file_depth();
