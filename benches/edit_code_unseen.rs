@@ -5,7 +5,8 @@
 //! applied exactly, refused, or made wrong, and lists every wrong edit.
 //!
 //! `cargo bench --bench edit_code_unseen -- [per_kind] [seed]` (default 100
-//! per kind, seed 1). `UNSEEN_DUMP=<folder>` writes each wrong case there;
+//! per kind, seed 1). `UNSEEN_DUMP=<folder>` writes each wrong case there (with
+//! `UNSEEN_DUMP_REFUSED=1`, each refused one too);
 //! `UNSEEN_NOTES=1` also lists the refusals.
 
 #[path = "../tests/corpus/mod.rs"]
@@ -73,13 +74,16 @@ fn main() {
 
     let dump = std::env::var_os("UNSEEN_DUMP").map(std::path::PathBuf::from);
     let refusals_too = std::env::var_os("UNSEEN_NOTES").is_some();
+    // UNSEEN_DUMP_REFUSED=1 also keeps each refused case.
+    let dump_refused = std::env::var_os("UNSEEN_DUMP_REFUSED").is_some();
     for (n, verdict) in &notes {
         let case = &cases[*n];
         let wrong = matches!(verdict, corpus::Verdict::Wrong(_));
         if wrong || refusals_too {
             println!("\n#{n} {} [{}]: {verdict:?}", case.id, case.kind);
         }
-        if let (true, Some(dir)) = (wrong, &dump) {
+        let refused = matches!(verdict, corpus::Verdict::Refused(_));
+        if let (true, Some(dir)) = (wrong || (refused && dump_refused), &dump) {
             let d = dir.join(n.to_string());
             std::fs::create_dir_all(&d).expect("the dump folder can be made");
             let got = corpus::real::outcome_of(&case.file, &case.search, &case.new, case.lang)

@@ -111,6 +111,7 @@ fn edit_of(
         Clash::LineDiffers { s, f } => conflict(ConflictReason::LineDiffers, Some(s), Some(f)),
         Clash::LineMissing { s, f } => conflict(ConflictReason::LineMissing, Some(s), Some(f)),
         Clash::ExtraLine { s, f } => conflict(ConflictReason::ExtraLine, Some(s), Some(f)),
+        Clash::OutOfOrder { s, f } => conflict(ConflictReason::OutOfOrder, Some(s), Some(f)),
         Clash::HiddenDropped { s, f } => conflict_at(
             ConflictReason::HiddenLinesDropped,
             Some(s),

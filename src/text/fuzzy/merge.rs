@@ -69,6 +69,10 @@ pub(crate) enum Clash {
     /// The caller changes lines around search line `s`, and the file has line
     /// `f` there that the search lacks.
     ExtraLine { s: usize, f: usize },
+    /// The caller adds a line beside search line `s`, or at the block's
+    /// edge next to it, and the file has `s` at line `f`, in another order
+    /// than the search.
+    OutOfOrder { s: usize, f: usize },
     /// `new_content` drops the marker at search line `s`, which stands for
     /// file lines `f`.
     HiddenDropped { s: usize, f: Range<usize> },
@@ -223,6 +227,9 @@ impl Sides<'_, '_> {
             return Err(Clash::Transformed(change, words));
         }
         if let Some(clash) = self.unclear_blank_run(&ours, &side, &base_of) {
+            return Err(clash);
+        }
+        if let Some(clash) = self.unclear_order(&ours, &side, &base_of) {
             return Err(clash);
         }
 
@@ -397,6 +404,75 @@ impl Sides<'_, '_> {
         self.file
             .iter()
             .any(|row| row.key.contains(word) && row.key.split(' ').any(|w| w == word))
+    }
+
+    /// A line the caller adds beside a search line that the alignment left
+    /// without a file line while the file has it nearby, in the region
+    /// unpaired or just past its edge; or a line added at the block's edge,
+    /// where the line just past that edge is such a line. The search has its
+    /// lines in another order than the file there, so both sides insert at
+    /// one point, as a three-way merge would say: which side of the moved
+    /// line the new one goes is a guess, and the edit is refused.
+    fn unclear_order(
+        &self,
+        ours: &[Ours],
+        side: &[FileSide],
+        base_of: &[Option<usize>],
+    ) -> Option<Clash> {
+        let region = &self.alignment.region;
+        let nonblank = |mut f: usize, up: bool| -> Option<usize> {
+            loop {
+                if !self.file.get(f)?.is_blank() {
+                    return Some(f);
+                }
+                f = if up { f.checked_sub(1)? } else { f + 1 };
+            }
+        };
+        let past_end = nonblank(region.end, false);
+        let before_start = region.start.checked_sub(1).and_then(|f| nonblank(f, true));
+        // The file line where search line `s`, which the alignment left
+        // without one, stands out of order.
+        let moved = |s: usize, edges: &[Option<usize>]| -> Option<usize> {
+            if ours[s] != Ours::Missing || self.base[s].is_blank() || self.base_markers[s] {
+                return None;
+            }
+            let unpaired = region
+                .clone()
+                .filter(|&f| side[f - region.start] == FileSide::Extra);
+            unpaired
+                .chain(edges.iter().flatten().copied())
+                .find(|&f| self.file[f].key == self.base[s].key)
+        };
+        let missing: Vec<usize> = (0..self.base.len())
+            .filter(|&s| ours[s] == Ours::Missing)
+            .collect();
+        if missing.is_empty() {
+            return None;
+        }
+        for t in 0..self.theirs.len() {
+            if base_of[t].is_some() || self.theirs[t].is_blank() || self.theirs_markers[t] {
+                continue;
+            }
+            let before = (0..t).rev().find_map(|k| base_of[k]);
+            let after = (t + 1..self.theirs.len()).find_map(|k| base_of[k]);
+            let edges = [past_end, before_start];
+            for s in [before, after].into_iter().flatten() {
+                if let Some(f) = moved(s, &edges) {
+                    return Some(Clash::OutOfOrder { s, f });
+                }
+            }
+            let edge = match (before, after) {
+                (Some(_), None) => past_end,
+                (None, Some(_)) => before_start,
+                _ => None,
+            };
+            for &s in &missing {
+                if let Some(f) = moved(s, &[edge]).filter(|&f| Some(f) == edge) {
+                    return Some(Clash::OutOfOrder { s, f });
+                }
+            }
+        }
+        None
     }
 
     /// A line the caller adds next to a run of blank lines that the search

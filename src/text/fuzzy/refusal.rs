@@ -120,6 +120,9 @@ pub enum ConflictReason {
     LineMissing,
     /// The file has a line the search lacks among the lines the edit changes.
     ExtraLine,
+    /// The edit adds a line beside a search line the file has in another
+    /// order, so which side of it the new line goes is unclear.
+    OutOfOrder,
     /// A marker of the search stands for lines `new_content` does not keep.
     HiddenLinesDropped,
     /// The search leaves lines out where `new_content` changes lines, and
@@ -187,6 +190,9 @@ impl Refusal {
                     "Write the elided lines out in full in new_content.",
                     "Or keep the marker exactly where search_context has one.",
                     "To write a literal \"...\" line, use TextReplace or TextPatch, which take text as it is.",
+                ],
+                ConflictReason::OutOfOrder => &[
+                    "Read those lines again and copy search_context in the order the file has them.",
                 ],
                 ConflictReason::NewContentUnlike => &[
                     "Send search_context and new_content as the file has them, escaped the same way.",
@@ -378,6 +384,13 @@ impl fmt::Display for Refusal {
                         f,
                         "search_context matches lines {lines}, but line {s} of search_context, \
                          which new_content changes, is not in the file (line {l} stands there)"
+                    )?,
+                    ConflictReason::OutOfOrder => write!(
+                        f,
+                        "search_context matches lines {lines}, but line {s} of search_context is \
+                         not in them where search_context has it: the file has it at line {l}, \
+                         in another order, and new_content adds a line beside it, so which side \
+                         of it the new line goes is unclear"
                     )?,
                     ConflictReason::ExtraLine => write!(
                         f,
