@@ -430,6 +430,14 @@ impl Sides<'_, '_> {
         };
         let past_end = nonblank(region.end, false);
         let before_start = region.start.checked_sub(1).and_then(|f| nonblank(f, true));
+        // How much deeper the file has the lines paired alike: a copy of a
+        // line at another depth (a `}` of an outer block) is another line.
+        let frame = ours.iter().enumerate().find_map(|(s, o)| match o {
+            Ours::Pair(f, Likeness::Same) if !self.base[s].is_blank() => {
+                Some(self.file[*f].width as isize - self.base[s].width as isize)
+            }
+            _ => None,
+        });
         // The file line where search line `s`, which the alignment left
         // without one, stands out of order.
         let moved = |s: usize, edges: &[Option<usize>]| -> Option<usize> {
@@ -439,9 +447,21 @@ impl Sides<'_, '_> {
             let unpaired = region
                 .clone()
                 .filter(|&f| side[f - region.start] == FileSide::Extra);
-            unpaired
-                .chain(edges.iter().flatten().copied())
-                .find(|&f| self.file[f].key == self.base[s].key)
+            unpaired.chain(edges.iter().flatten().copied()).find(|&f| {
+                let depth = self.file[f].width as isize - self.base[s].width as isize;
+                self.file[f].key == self.base[s].key && frame.is_none_or(|d| d == depth)
+            })
+        };
+        // A line of new_content that rewrites a search line it drops, between
+        // the lines it keeps on either side, takes that line's place,
+        // wherever the file has the others.
+        let rewrites = |t: usize, between: Range<usize>| {
+            between.into_iter().any(|s| {
+                !self.base[s].is_blank()
+                    && !base_of.contains(&Some(s))
+                    && rapidfuzz::fuzz::ratio(self.base[s].key.chars(), self.theirs[t].key.chars())
+                        >= COSTS.paired_rewrite
+            })
         };
         let missing: Vec<usize> = (0..self.base.len())
             .filter(|&s| ours[s] == Ours::Missing)
@@ -455,6 +475,12 @@ impl Sides<'_, '_> {
             }
             let before = (0..t).rev().find_map(|k| base_of[k]);
             let after = (t + 1..self.theirs.len()).find_map(|k| base_of[k]);
+            if rewrites(
+                t,
+                before.map_or(0, |s| s + 1)..after.unwrap_or(self.base.len()),
+            ) {
+                continue;
+            }
             let edges = [past_end, before_start];
             for s in [before, after].into_iter().flatten() {
                 if let Some(f) = moved(s, &edges) {
