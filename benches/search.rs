@@ -17,7 +17,8 @@
 //! its `fileHash`), each showing matches with their nearest heading, next to
 //! `rg -n` on the same file. The table shows medians of the calls after the
 //! first; the first calls, which read into fresh memory and hash the file,
-//! are listed below it.
+//! are listed below it, after the time of each step of a TextSearch call
+//! taken alone (read, count and find, headings).
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -365,6 +366,7 @@ fn search_large_note(with_rg: bool) {
             lines.map_or("-".into(), ms),
         );
     }
+    steps(&file);
     println!("first calls (fresh memory; TextInspect also hashes the file):");
     for (label, (search, inspect)) in firsts {
         println!(
@@ -374,6 +376,48 @@ fn search_large_note(with_rg: bool) {
             ms(search),
             "",
             ms(inspect)
+        );
+    }
+}
+
+/// Where a TextSearch of the note spends its time: the read (two threads,
+/// each checking its half as UTF-8), then the count of matches and the scan
+/// for the headings above them, which the tool runs side by side; here each
+/// runs alone, so their sum is more than the call takes. Medians of 9.
+fn steps(file: &Path) {
+    use mcp_server_text::text::markdown::headings_until;
+    use mcp_server_text::workspace::search::Pattern;
+    use mcp_server_text::workspace::search::halves::read_in_halves;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    println!("steps, each alone (read: two threads; headings: through the last match shown):");
+    for &(label, query, regex) in NOTE_QUERIES {
+        let pattern = Pattern::new(query, regex, false).expect("the query compiles");
+        let (mut read, mut search, mut headings) = (Vec::new(), Vec::new(), Vec::new());
+        for _ in 0..9 {
+            let started = Instant::now();
+            let opened = std::fs::File::open(file).expect("the note opens");
+            let size = opened.metadata().expect("the note has metadata").len();
+            let text = read_in_halves(&opened, size).expect("the note is UTF-8");
+            read.push(started.elapsed());
+            let started = Instant::now();
+            let last = AtomicUsize::new(0);
+            let found = pattern.tally_and_find(text.as_str(), 50, |line| {
+                last.store(line, Ordering::Relaxed)
+            });
+            search.push(started.elapsed());
+            let started = Instant::now();
+            let through = last.load(Ordering::Relaxed);
+            let scan = headings_until(text.as_str(), || through);
+            headings.push(started.elapsed());
+            std::hint::black_box((found, scan.nearest(1)));
+        }
+        println!(
+            "{:<17} read {:>9}   count and find {:>9}   headings {:>9}",
+            label,
+            ms(median(read)),
+            ms(median(search)),
+            ms(median(headings))
         );
     }
 }
