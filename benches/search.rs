@@ -380,20 +380,26 @@ fn search_large_note(with_rg: bool) {
     }
 }
 
-/// Where a TextSearch of the note spends its time: the read (two threads,
-/// each checking its half as UTF-8), then the count of matches and the scan
+/// Where a TextSearch of the note spends its time: the mapping of the file
+/// under a read lease (its check as UTF-8 on two threads; the read by two
+/// threads that replaces it where no lease is granted is timed beside it),
+/// then the count of matches and the scan
 /// for the headings above them, which the tool runs side by side; here each
 /// runs alone, so their sum is more than the call takes. Medians of 9.
 fn steps(file: &Path) {
     use mcp_server_text::text::markdown::headings_until;
     use mcp_server_text::workspace::search::Pattern;
     use mcp_server_text::workspace::search::halves::read_in_halves;
+    use mcp_server_text::workspace::search::mapped::map_text;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
-    println!("steps, each alone (read: two threads; headings: through the last match shown):");
+    println!(
+        "steps, each alone (map: under a lease; read: two threads; headings: through the last match shown):"
+    );
     for &(label, query, regex) in NOTE_QUERIES {
         let pattern = Pattern::new(query, regex, false).expect("the query compiles");
-        let (mut read, mut search, mut headings) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut map, mut read) = (Vec::new(), Vec::new());
+        let (mut search, mut headings) = (Vec::new(), Vec::new());
         for _ in 0..9 {
             let started = Instant::now();
             let opened = std::fs::File::open(file).expect("the note opens");
@@ -401,20 +407,31 @@ fn steps(file: &Path) {
             let text = read_in_halves(&opened, size).expect("the note is UTF-8");
             read.push(started.elapsed());
             let started = Instant::now();
+            let mapped = map_text(opened, u64::MAX);
+            if mapped.is_some() {
+                map.push(started.elapsed());
+            }
+            let text = mapped.as_ref().map_or(text.as_str(), |m| m.as_str());
+            let started = Instant::now();
             let last = AtomicUsize::new(0);
-            let found = pattern.tally_and_find(text.as_str(), 50, |line| {
-                last.store(line, Ordering::Relaxed)
-            });
+            let found =
+                pattern.tally_and_find(text, 50, |line| last.store(line, Ordering::Relaxed));
             search.push(started.elapsed());
             let started = Instant::now();
             let through = last.load(Ordering::Relaxed);
-            let scan = headings_until(text.as_str(), || through);
+            let scan = headings_until(text, || through);
             headings.push(started.elapsed());
             std::hint::black_box((found, scan.nearest(1)));
         }
+        let map = if map.is_empty() {
+            "no lease".to_string()
+        } else {
+            ms(median(map))
+        };
         println!(
-            "{:<17} read {:>9}   count and find {:>9}   headings {:>9}",
+            "{:<17} map {:>9}   read {:>9}   count and find {:>9}   headings {:>9}",
             label,
+            map,
             ms(median(read)),
             ms(median(search)),
             ms(median(headings))

@@ -664,3 +664,64 @@ fn text_inspect_of_a_large_note_finds_the_headings_and_hash_of_what_is_on_disk()
     v.write("big/inspect.md", &changed);
     assert_eq!(inspect(&v)["fileHash"], file_hash(&[changed.as_bytes()]));
 }
+
+#[test]
+fn a_large_file_searched_where_it_lies_answers_as_when_it_is_read() {
+    // A large file is mapped under a read lease rather than copied; one
+    // that a program holds open for writing gets no lease, and is read. Both
+    // ways must give the same reply, byte for byte, in both tools.
+    use mcp_server_text::workspace::search::mapped::map_text;
+    let v = vault();
+    let size = 4 << 20;
+    let mut bom = b"\xEF\xBB\xBF".to_vec();
+    bom.extend_from_slice(large_note(size, false).as_bytes());
+    let files = [
+        ("big/plain.md", large_note(size, false).into_bytes()),
+        ("big/crlf.md", large_note(size, true).into_bytes()),
+        ("big/bom.md", bom),
+        ("big/notes.txt", large_note(size, false).into_bytes()),
+    ];
+    for (name, bytes) in &files {
+        let path = v.write(name, bytes);
+        if map_text(std::fs::File::open(&path).unwrap(), 1 << 30).is_none() {
+            eprintln!("SKIPPED: leases are not granted here, so nothing is mapped");
+            return;
+        }
+        for (query, regex) in [
+            ("todo", false),
+            ("last todo", false),
+            ("todo$", true),
+            ("nowhere at all", false),
+        ] {
+            let calls = [
+                (
+                    "TextSearch",
+                    json!({"query": query, "regex": regex, "filePath": name, "contextLines": 1}),
+                ),
+                (
+                    "TextInspect",
+                    json!({"filePath": name, "mode": "search", "query": query, "regex": regex, "context": 1}),
+                ),
+            ];
+            for (tool, args) in calls {
+                let mapped = v.ok(tool, args.clone());
+                let writer = std::fs::OpenOptions::new()
+                    .append(true)
+                    .open(&path)
+                    .unwrap();
+                let read = v.ok(tool, args);
+                drop(writer);
+                assert_eq!(mapped, read, "{tool} {name} {query:?}");
+            }
+        }
+    }
+    let inspected = v.ok(
+        "TextInspect",
+        json!({"filePath": "big/bom.md", "mode": "search", "query": "last todo"}),
+    );
+    assert_eq!(inspected["bom"], true);
+    assert_eq!(
+        inspected["fileHash"],
+        mcp_server_text::text::hash::file_hash(&[&files[2].1])
+    );
+}

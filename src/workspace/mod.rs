@@ -44,6 +44,7 @@ pub mod history;
 pub mod listing;
 pub mod own_folders;
 pub mod read;
+pub mod read_lease;
 pub mod relocate;
 pub mod roots;
 pub mod search;
@@ -67,10 +68,11 @@ use hash_memo::{FileKey, HashMemo};
 use history::HistoryOptions;
 use read::ReadError;
 use roots::{PathError, ResolvedPath, RootError, Roots};
+use search::mapped::{MappedText, map_text};
 
 use crate::text::document::Document;
 use crate::text::encoding::TextEncoding;
-use crate::text::hash::HASH_LEN;
+use crate::text::hash::{HASH_LEN, file_hash};
 
 /// Default `--max-file-size`: 256 MB.
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 256 * 1024 * 1024;
@@ -323,11 +325,53 @@ impl Workspace {
         Ok((OpenFile { path, doc }, key))
     }
 
+    /// A large UTF-8 file mapped for a search instead of read
+    /// ([`search::mapped`]), with the key of [`Workspace::read_keyed`];
+    /// `None` when it is small or cannot be mapped (then read it: the read
+    /// gives every verdict and message).
+    pub fn map_keyed(
+        &self,
+        given: &str,
+    ) -> Result<Option<(ResolvedPath, MappedText, Option<FileKey>)>, WorkspaceError> {
+        let path = self.resolve_file(given)?;
+        let (root, rel) = self.handle(&path)?;
+        let Ok(file) = beneath::open_for_reading(&root, &rel) else {
+            return Ok(None);
+        };
+        let Ok(before) = file.metadata() else {
+            return Ok(None);
+        };
+        if before.len() < search::halves::PARALLEL_FROM
+            || read::check_readable(&before, self.options.max_file_size).is_err()
+        {
+            return Ok(None);
+        }
+        let Some(text) = file
+            .try_clone()
+            .ok()
+            .and_then(|handle| map_text(handle, self.options.max_file_size))
+        else {
+            return Ok(None);
+        };
+        // Mapping needs a local file system, which the key needs too.
+        let key = file
+            .metadata()
+            .ok()
+            .and_then(|after| FileKey::settled(&before, &after, hash_memo::SETTLED));
+        Ok(Some((path, text, key)))
+    }
+
     /// The hash of `doc`, read with `key` by [`Workspace::read_keyed`], to
     /// report: remembered for a large file that has not changed since. Never
     /// for checking an edit, which hashes what it read.
     pub fn reported_hash(&self, doc: &Document, key: Option<FileKey>) -> String {
         self.hash_memo.get_or_hash(key, || doc.hash())
+    }
+
+    /// The hash of a mapped file's `bytes`, with `key` as for
+    /// [`Workspace::reported_hash`].
+    pub fn reported_hash_of(&self, bytes: &[u8], key: Option<FileKey>) -> String {
+        self.hash_memo.get_or_hash(key, || file_hash(&[bytes]))
     }
 
     /// Takes the write lock of a resolved file: an OS lock on the file

@@ -17,6 +17,7 @@ use super::context::ToolContext;
 use super::error::ToolError;
 use super::tool::{Effects, Tool, Toolset};
 use crate::text::document::Document;
+use crate::text::encoding::TextEncoding;
 use crate::text::excerpt::{NumberedLine, brief, numbered};
 use crate::text::format::{Format, format_of};
 use crate::text::line_set::LineSet;
@@ -169,6 +170,28 @@ impl Tool for TextInspect {
             ))
             .suggest("Use TextRead to read a larger range around a match"));
         }
+        if params.mode == Mode::Search
+            && let Some((path, text, key)) = ctx.workspace.map_keyed(&params.file_path)?
+        {
+            // A large note searched where it lies, hashed meanwhile.
+            let format = format_of(&path.real);
+            let markdown = format == Format::Markdown;
+            let query = query.unwrap_or_default();
+            let hash = || ctx.workspace.reported_hash_of(text.bytes(), key);
+            let found = || search_part(text.as_str(), &params, &query, markdown);
+            let (out, file_hash) = side_by_side(found, hash);
+            let facts = FileFacts {
+                byte_len: text.bytes().len(),
+                format,
+                encoding: TextEncoding::Utf8,
+                bom: text.has_bom(),
+                final_newline: text.as_str().ends_with('\n'),
+            };
+            return Ok(TextInspectOutput {
+                file_hash,
+                ..facts.fill(out?)
+            });
+        }
         let (file, key) = ctx.workspace.read_keyed(&params.file_path)?;
         let doc = &file.doc;
         // A large file is hashed on a second thread while the mode's work
@@ -222,25 +245,7 @@ fn inspect(
         }
         Mode::Search => {
             let query = query.unwrap_or_default();
-            let (matches, total, counts) = search(
-                doc,
-                &query,
-                params.regex,
-                params.case_sensitive,
-                params.context,
-                format == Format::Markdown,
-            )?;
-            out.truncated = (total > matches.len()).then_some(true);
-            if total > matches.len() {
-                out.note = Some(format!(
-                    "Showing the first {} of {total} matches; narrow the query to see the rest",
-                    matches.len()
-                ));
-            }
-            out.matches = Some(matches);
-            out.total_matches = Some(total);
-            out.total_lines = counts.lines;
-            out.line_ending = counts.eol_style().name();
+            out = search_part(doc.text(), params, &query, format == Format::Markdown)?;
         }
         Mode::Lines => {
             let query = query.unwrap_or_default();
@@ -251,25 +256,77 @@ fn inspect(
         }
     }
     // A search builds no line index: it counted the lines itself.
-    let (total_lines, line_ending) = if params.mode == Mode::Search {
-        (out.total_lines, out.line_ending)
-    } else {
-        (doc.line_count(), doc.eol_style().name())
-    };
-    Ok(TextInspectOutput {
-        total_lines,
-        file_size: human_size(doc.byte_len() as u64),
-        format: format.name(),
-        language: match format {
-            Format::Code(lang) => Some(lang.name()),
-            _ => None,
-        },
-        encoding: doc.encoding().name(),
+    if params.mode != Mode::Search {
+        out.total_lines = doc.line_count();
+        out.line_ending = doc.eol_style().name();
+    }
+    let facts = FileFacts {
+        byte_len: doc.byte_len(),
+        format,
+        encoding: doc.encoding(),
         bom: doc.has_bom(),
-        line_ending,
         final_newline: doc.text().ends_with('\n'),
-        ..out
+    };
+    Ok(facts.fill(out))
+}
+
+/// The search mode's answer for `text`: the matches, their count, and the
+/// lines and line endings counted on the way.
+fn search_part(
+    text: &str,
+    params: &TextInspectParams,
+    query: &str,
+    markdown: bool,
+) -> Result<TextInspectOutput, ToolError> {
+    let (matches, total, counts) = search(
+        text,
+        query,
+        params.regex,
+        params.case_sensitive,
+        params.context,
+        markdown,
+    )?;
+    let shown = matches.len();
+    Ok(TextInspectOutput {
+        truncated: (total > shown).then_some(true),
+        note: (total > shown).then(|| {
+            format!(
+                "Showing the first {shown} of {total} matches; narrow the query to see the rest"
+            )
+        }),
+        matches: Some(matches),
+        total_matches: Some(total),
+        total_lines: counts.lines,
+        line_ending: counts.eol_style().name(),
+        ..TextInspectOutput::default()
     })
+}
+
+/// What every answer says of the file besides its hash.
+struct FileFacts {
+    byte_len: usize,
+    format: Format,
+    encoding: TextEncoding,
+    bom: bool,
+    final_newline: bool,
+}
+
+impl FileFacts {
+    /// `out` with these facts filled in.
+    fn fill(self, out: TextInspectOutput) -> TextInspectOutput {
+        TextInspectOutput {
+            file_size: human_size(self.byte_len as u64),
+            format: self.format.name(),
+            language: match self.format {
+                Format::Code(lang) => Some(lang.name()),
+                _ => None,
+            },
+            encoding: self.encoding.name(),
+            bom: self.bom,
+            final_newline: self.final_newline,
+            ..out
+        }
+    }
 }
 
 fn lines_mode(

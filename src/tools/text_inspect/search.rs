@@ -7,7 +7,6 @@ use regex::RegexBuilder;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::text::document::Document;
 use crate::text::excerpt::{MAX_CONTEXT_LINE, brief, clip_middle, cut};
 use crate::text::lines::{LineCounts, line_at, previous_line_start};
 use crate::text::markdown;
@@ -78,7 +77,7 @@ pub struct NearestHeading {
 }
 
 pub(super) fn search(
-    doc: &Document,
+    text: &str,
     query: &str,
     regex: bool,
     case_sensitive: bool,
@@ -106,20 +105,19 @@ pub(super) fn search(
             .suggest("Fix the pattern, or pass regex=false to search for the text literally")
         })?;
     if !markdown {
-        return Ok(find_matches(doc, &re, context, |_| {}));
+        return Ok(find_matches(text, &re, context, |_| {}));
     }
     // Headings are looked for only as far as the last match shown; in a
     // large file, on a second thread while the matches are found.
-    let text = doc.text();
     let last = AtomicUsize::new(usize::MAX);
     let name_last = |line| last.store(line, Ordering::Relaxed);
-    let (mut matches, total, counts, headings) = if doc.byte_len() as u64 >= PARALLEL_FROM {
+    let (mut matches, total, counts, headings) = if text.len() as u64 >= PARALLEL_FROM {
         let scan = || markdown::headings_until(text, || last.load(Ordering::Relaxed));
         let ((matches, total, counts), headings) =
-            side_by_side(|| find_matches(doc, &re, context, name_last), scan);
+            side_by_side(|| find_matches(text, &re, context, name_last), scan);
         (matches, total, counts, headings)
     } else {
-        let (matches, total, counts) = find_matches(doc, &re, context, name_last);
+        let (matches, total, counts) = find_matches(text, &re, context, name_last);
         let through = matches.last().map_or(0, |m| m.line);
         (
             matches,
@@ -138,18 +136,17 @@ pub(super) fn search(
     Ok((matches, total, counts))
 }
 
-/// Every match of `re` in `doc`, counted, and the first [`MAX_MATCHES`]
-/// shown (without their heading), and the document's line counts; `last_line`
+/// Every match of `re` in `text`, counted, and the first [`MAX_MATCHES`]
+/// shown (without their heading), and the text's line counts; `last_line`
 /// is told the line of the last one shown as soon as it is known (0 when
 /// there is none). Lines are counted from match to match and then to the
 /// end, rather than indexed.
 pub(super) fn find_matches(
-    doc: &Document,
+    text: &str,
     re: &regex::Regex,
     context: usize,
     mut last_line: impl FnMut(usize),
 ) -> (Vec<SearchMatch>, usize, LineCounts) {
-    let text = doc.text();
     let bytes = text.as_bytes();
     let mut matches = Vec::new();
     let mut total = 0;
@@ -201,6 +198,7 @@ pub(super) fn find_matches(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::text::document::Document;
     use proptest::prelude::*;
 
     /// Matches as the line index places them: the reference for
@@ -263,7 +261,7 @@ mod tests {
                 .build()
                 .unwrap();
             let mut told = Vec::new();
-            let found = find_matches(&doc, &re, context, |line| told.push(line));
+            let found = find_matches(doc.text(), &re, context, |line| told.push(line));
             let expected = by_index(&doc, &re, context);
             prop_assert_eq!(
                 serde_json::to_value(&found.0).unwrap(),
@@ -284,7 +282,7 @@ mod tests {
         let doc = Document::from_utf8(text, false);
         let re = regex::Regex::new("x").unwrap();
         let mut told = Vec::new();
-        let (matches, total, _) = find_matches(&doc, &re, 0, |line| told.push(line));
+        let (matches, total, _) = find_matches(doc.text(), &re, 0, |line| told.push(line));
         assert_eq!((matches.len(), total), (MAX_MATCHES, MAX_MATCHES + 10));
         assert_eq!(told, [MAX_MATCHES]);
     }

@@ -27,6 +27,8 @@
 
 use std::fs::File;
 
+use crate::workspace::read_lease::{LeaseRefused, ReadLease};
+
 /// What the kernel says of the other writers of a file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Writers {
@@ -40,53 +42,16 @@ pub enum Writers {
     Unknown,
 }
 
-/// The fcntl command that names the signal of a lease break (`F_SETSIG`,
-/// 10 in the kernel's generic and x86/ARM numbering), which libc does not
-/// export for glibc targets.
-#[cfg(all(
-    target_os = "linux",
-    not(any(target_arch = "mips", target_arch = "mips64", target_arch = "sparc64"))
-))]
-const F_SETSIG: libc::c_int = 10;
-
 /// Asks whether any descriptor has `file` open for writing. `file` must be
-/// open for reading only, as the committer's locked handle is.
-#[cfg(all(
-    target_os = "linux",
-    not(any(target_arch = "mips", target_arch = "mips64", target_arch = "sparc64"))
-))]
+/// open for reading only, as the committer's locked handle is. No break of
+/// the lease can come from a writer that is already there, only from one
+/// that opens the file in the instant the lease is held.
 pub fn writers(file: &File) -> Writers {
-    use std::os::fd::AsRawFd;
-    let fd = file.as_raw_fd();
-    // The lease's break would be signalled to this process with SIGIO, whose
-    // default is to end it; SIGURG's default is to ignore it. No break can
-    // come from a writer that is already there, only from one that opens the
-    // file in the instant the lease is held.
-    //
-    // SAFETY: fcntl on a descriptor this function borrows open for its whole
-    // duration, with integer arguments only: no memory is passed or kept.
-    unsafe {
-        if libc::fcntl(fd, F_SETSIG, libc::SIGURG) == -1 {
-            return Writers::Unknown;
-        }
-        if libc::fcntl(fd, libc::F_SETLEASE, libc::F_RDLCK) == 0 {
-            libc::fcntl(fd, libc::F_SETLEASE, libc::F_UNLCK);
-            return Writers::None;
-        }
+    match ReadLease::take(file) {
+        Ok(_) => Writers::None,
+        Err(LeaseRefused::Writers) => Writers::Some,
+        Err(LeaseRefused::Unknown) => Writers::Unknown,
     }
-    match std::io::Error::last_os_error().raw_os_error() {
-        Some(libc::EAGAIN) => Writers::Some,
-        _ => Writers::Unknown,
-    }
-}
-
-/// Asks whether any descriptor has `file` open for writing: never known here.
-#[cfg(not(all(
-    target_os = "linux",
-    not(any(target_arch = "mips", target_arch = "mips64", target_arch = "sparc64"))
-)))]
-pub fn writers(_file: &File) -> Writers {
-    Writers::Unknown
 }
 
 #[cfg(all(test, target_os = "linux"))]

@@ -39,6 +39,7 @@ pub mod contents;
 pub mod file_pattern;
 pub mod files;
 pub mod halves;
+pub mod mapped;
 pub mod one_file;
 pub mod pattern;
 pub mod side_by_side;

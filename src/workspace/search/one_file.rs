@@ -4,8 +4,10 @@
 //!
 //! A search of one large note spends its time in four passes over the text:
 //! reading it, checking it is UTF-8, finding the matches, and scanning the
-//! Markdown blocks for the heading above each match. The first two are
-//! shared out by halves ([`super::halves`]); then this thread counts the
+//! Markdown blocks for the heading above each match. A large file is mapped
+//! rather than read where a read lease keeps it safe to ([`super::mapped`]),
+//! else read by halves ([`super::halves`]), and checked as UTF-8 by halves
+//! either way; then this thread counts the
 //! matches while the other scans for headings, and tells it the line of the
 //! last match shown as soon as it knows it, so the scan stops there. Files
 //! under [`PARALLEL_FROM`] bytes are done on one thread, in the same order.
@@ -48,6 +50,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::contents::{Contents, read_text};
 use super::halves::{HalvesText, PARALLEL_FROM, read_in_halves};
+use super::mapped::{MappedText, map_text};
 use super::pattern::{LineMatch, Tally};
 use super::side_by_side::side_by_side;
 use super::walk::{FileHits, SearchRequest, SearchSummary, Skipped, skipped};
@@ -68,6 +71,7 @@ pub struct FileText(Read);
 enum Read {
     #[default]
     Nothing,
+    Mapped(MappedText),
     Halves(HalvesText),
     Whole(String),
 }
@@ -77,6 +81,7 @@ impl FileText {
     pub fn as_str(&self) -> &str {
         match &self.0 {
             Read::Nothing => "",
+            Read::Mapped(text) => text.as_str(),
             Read::Halves(text) => text.as_str(),
             Read::Whole(text) => text,
         }
@@ -170,6 +175,12 @@ fn read(
     let meta = file.metadata().map_err(ReadError::Io)?;
     check_readable(&meta, request.max_file_size)?;
     let large = meta.len() >= PARALLEL_FROM;
+    if large
+        && let Ok(handle) = file.try_clone()
+        && let Some(text) = map_text(handle, request.max_file_size)
+    {
+        return Ok((Read::Mapped(text), true));
+    }
     if large && let Some(text) = read_in_halves(&file, meta.len()) {
         return Ok((Read::Halves(text), true));
     }
