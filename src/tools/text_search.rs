@@ -19,11 +19,11 @@ use super::tool::{Effects, Tool, Toolset};
 use crate::text::excerpt::{MAX_CONTEXT_LINE, brief, clip_middle, cut, cut_around};
 use crate::text::format::{Format, format_of};
 use crate::text::lines::line_at;
-use crate::text::markdown::{self, HeadingsThrough};
+use crate::text::markdown::{self, HeadingsThrough, SharedHeadings};
 use crate::text::properties::NoteFilter;
 use crate::workspace::WorkspaceError;
 use crate::workspace::roots::ResolvedPath;
-use crate::workspace::search::one_file::{FileText, LastLine, search_one_file};
+use crate::workspace::search::one_file::{FileText, search_one_file};
 use crate::workspace::search::{
     FileHits, FilePattern, LineMatch, NoteFilterFn, Pattern, PatternError, SearchRequest,
     SearchScope, SearchSummary, search,
@@ -233,8 +233,7 @@ impl Tool for TextSearch {
         let one = match &request.scope {
             SearchScope::File(path) if params.output_mode == OutputMode::Content => {
                 let markdown = format_of(&path.real) == Format::Markdown;
-                let headings = markdown
-                    .then_some(|text, last: LastLine<'_>| markdown::headings_until(text, last));
+                let headings = markdown.then_some(SharedHeadings::new);
                 Some(search_one_file(
                     &request,
                     path,

@@ -13,6 +13,8 @@
 //! the whole scan is linear in the text's length.
 
 use std::borrow::Cow;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Condvar, Mutex};
 
 use super::anchors::{Anchor, AnchorKind};
 use super::block_starts::{
@@ -81,6 +83,158 @@ pub(crate) fn scan_through(text: &str, first_line: usize, last: impl Fn() -> usi
         scanner.line(count, line);
     }
     scanner.finish(count)
+}
+
+/// A scan like [`scan_through`] that a second thread may speed up once it
+/// is free: it scans the last quarter of the text while this one scans the
+/// rest ([`SharedScan::help`]).
+///
+/// The quarter starts at a line just after an empty line, where the state
+/// between lines is almost always the plain one (no open container or
+/// block), and the helper starts from that state. When this scan gets
+/// there, it keeps the helper's result only if its own state is that plain
+/// one and it agrees on the last non-blank line; otherwise, or if the
+/// helper never started, it scans on by itself. Either way the result is
+/// what [`scan_through`] gives.
+pub(crate) struct SharedScan<'t> {
+    text: &'t str,
+    first_line: usize,
+    /// Where the last quarter starts: a line start just after an empty line.
+    split: Option<usize>,
+    /// Set by whichever thread takes the last quarter: the helper, or this
+    /// scan when it gets there first.
+    taken: AtomicBool,
+    /// The helper's scan of the last quarter and the last non-blank line it
+    /// assumed before it (`None` inside when the helper gave up).
+    tail: Mutex<Option<Option<(Scan<'t>, usize)>>>,
+    told: Condvar,
+}
+
+impl<'t> SharedScan<'t> {
+    /// A scan of `text` from line `first_line` on, as for [`scan_through`].
+    pub(crate) fn new(text: &'t str, first_line: usize) -> Self {
+        let bytes = text.as_bytes();
+        let from = bytes.len() / 4 * 3;
+        let split = [&b"\n\n"[..], b"\n\r\n"].iter().find_map(|empty| {
+            memchr::memmem::find(&bytes[from..], empty).map(|at| from + at + empty.len())
+        });
+        SharedScan {
+            text,
+            first_line,
+            split: split.filter(|&at| at < bytes.len()),
+            taken: AtomicBool::new(false),
+            tail: Mutex::new(None),
+            told: Condvar::new(),
+        }
+    }
+
+    /// Scans through line `last()` as [`scan_through`] does, with the
+    /// helper's last quarter if it has scanned it.
+    pub(crate) fn scan(&self, last: impl Fn() -> usize) -> Scan<'t> {
+        let text = self.text;
+        let mut scanner = Scanner::new(text);
+        scanner.anchors = false;
+        let mut count = 0;
+        for (i, line) in split_lines(text).enumerate() {
+            if i >= last() && i + 1 >= self.first_line && scanner.leaf != Leaf::Paragraph {
+                break;
+            }
+            if self.split == Some(line.as_ptr().addr() - text.as_ptr().addr())
+                && self.taken.swap(true, Ordering::AcqRel)
+                && let Some((tail, assumed)) = self.wait_for_tail()
+                && scanner.containers.is_empty()
+                && scanner.leaf == Leaf::None
+                && scanner.last_nonblank == assumed
+            {
+                let mut scan = scanner.finish(count);
+                let offset = scan.code_blocks.len();
+                scan.code_blocks
+                    .extend(tail.code_blocks.into_iter().map(|mut block| {
+                        block.index += offset;
+                        block
+                    }));
+                scan.headings.extend(tail.headings);
+                scan.line_count = tail.line_count;
+                scan.last_nonblank = tail.last_nonblank;
+                return scan;
+            }
+            count = i + 1;
+            if count < self.first_line {
+                continue;
+            }
+            scanner.line(count, line);
+        }
+        scanner.finish(count)
+    }
+
+    /// Scans the last quarter, unless the scan got there first or will
+    /// stop before it; meant for a second thread once it is free.
+    pub(crate) fn help(&self, last: impl Fn() -> usize) {
+        let Some(split) = self.split else {
+            return;
+        };
+        let text = self.text;
+        let before = &text.as_bytes()[..split];
+        // The line the quarter starts on, 1-based.
+        let line = 1 + memchr::memchr_iter(b'\n', before).count();
+        if line <= self.first_line || last() < line - 1 || self.taken.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        // Told even if the scan below panics, so the other never waits for
+        // nothing.
+        let mut told = Tell(self, None);
+        let assumed = last_nonblank_before(text.as_bytes(), split, line - 1);
+        let mut scanner = Scanner::new(text);
+        scanner.anchors = false;
+        scanner.last_nonblank = assumed;
+        let mut count = line - 1;
+        for (k, piece) in split_lines(&text[split..]).enumerate() {
+            let i = line - 1 + k;
+            if i >= last() && scanner.leaf != Leaf::Paragraph {
+                break;
+            }
+            count = i + 1;
+            scanner.line(count, piece);
+        }
+        told.1 = Some((scanner.finish(count), assumed));
+    }
+
+    /// The helper's result, once it has one.
+    fn wait_for_tail(&self) -> Option<(Scan<'t>, usize)> {
+        let mut tail = self.tail.lock().ok()?;
+        while tail.is_none() {
+            tail = self.told.wait(tail).ok()?;
+        }
+        tail.take().flatten()
+    }
+}
+
+/// Hands the helper's result, or its absence, to the scan waiting for it.
+struct Tell<'a, 't>(&'a SharedScan<'t>, Option<(Scan<'t>, usize)>);
+
+impl Drop for Tell<'_, '_> {
+    fn drop(&mut self) {
+        if let Ok(mut tail) = self.0.tail.lock() {
+            *tail = Some(self.1.take());
+        }
+        self.0.told.notify_all();
+    }
+}
+
+/// The number of the last line that is not blank among those before byte
+/// `end` (a line start), the line ending there being line `line`; 0 if
+/// there is none.
+fn last_nonblank_before(bytes: &[u8], mut end: usize, mut line: usize) -> usize {
+    while end > 0 && line > 0 {
+        let start = memchr::memrchr(b'\n', &bytes[..end - 1]).map_or(0, |at| at + 1);
+        let text = &bytes[start..end - 1];
+        if !is_spaces(text.strip_suffix(b"\r").unwrap_or(text)) {
+            return line;
+        }
+        end = start;
+        line -= 1;
+    }
+    0
 }
 
 /// An open container block.

@@ -73,7 +73,9 @@ pub use link_rewrite::{
 pub use link_style::{LinkFormat, LinkStyle};
 pub use link_target::{LinkTarget, WikiFragment, classify, decode};
 pub use links::{Link, LinkKind, parse_links};
-pub use nearest_heading::{HeadingAbove, HeadingsThrough, headings_through, headings_until};
+pub use nearest_heading::{
+    HeadingAbove, HeadingsThrough, SharedHeadings, headings_through, headings_until,
+};
 pub use sections::HeadingNode;
 pub use tags::{
     TagUse, inline_tags, is_tag, is_tag_char, is_tags_key, renamed_tag, tag_matches, tags_of_value,

@@ -75,6 +75,55 @@ pub fn headings_until(text: &str, last: impl Fn() -> usize) -> HeadingsThrough<'
     }
 }
 
+/// [`headings_until`] on a large text, with a second thread's help: one
+/// thread calls [`SharedHeadings::scan`], and another, once it is free (its
+/// search done), calls [`SharedHeadings::help`] and scans the text's last
+/// quarter meanwhile. The result is the same as `headings_until`'s, whoever
+/// does what (see [`blocks::SharedScan`]).
+///
+/// ```
+/// use std::sync::atomic::{AtomicUsize, Ordering};
+/// use mcp_server_text::text::markdown::SharedHeadings;
+///
+/// let text = "# A\n\ntext\n\n## B\n\nmore\n\n### C\n\nlast\n".repeat(3);
+/// let shared = SharedHeadings::new(&text);
+/// let last = AtomicUsize::new(usize::MAX);
+/// let found = std::thread::scope(|s| {
+///     s.spawn(|| shared.help(|| last.load(Ordering::Relaxed)));
+///     shared.scan(|| last.load(Ordering::Relaxed))
+/// });
+/// assert_eq!(found.nearest(33).map(|h| h.text), Some("C".to_string()));
+/// ```
+pub struct SharedHeadings<'t> {
+    scan: blocks::SharedScan<'t>,
+}
+
+impl<'t> SharedHeadings<'t> {
+    /// Prepares the scan of `text`.
+    pub fn new(text: &'t str) -> Self {
+        let first_line = frontmatter::detect(text).map_or(1, |f| f.end_line + 1);
+        SharedHeadings {
+            scan: blocks::SharedScan::new(text, first_line),
+        }
+    }
+
+    /// The headings that start at or before line `last()`, as
+    /// [`headings_until`] finds them.
+    pub fn scan(&self, last: impl Fn() -> usize) -> HeadingsThrough<'t> {
+        let scan = self.scan.scan(last);
+        HeadingsThrough {
+            headings: scan.headings,
+            last: scan.line_count,
+        }
+    }
+
+    /// Scans the last quarter of the text for [`SharedHeadings::scan`],
+    /// unless that is there already or will stop before it.
+    pub fn help(&self, last: impl Fn() -> usize) {
+        self.scan.help(last);
+    }
+}
+
 impl HeadingsThrough<'_> {
     /// The last heading that starts at or before `line`, as
     /// [`super::MarkdownOutline::nearest_heading`] finds it; `line` must not
@@ -252,6 +301,79 @@ mod tests {
         // Never named: every heading, through the last line.
         let all = headings_until(text, || usize::MAX);
         assert_eq!(all.nearest(count).map(|h| h.text), Some("C".to_string()));
+    }
+
+    /// How the two threads of a shared scan meet: the helper done before the
+    /// scan starts, after it ends, or both at once.
+    #[derive(Debug, Clone, Copy)]
+    enum Meeting {
+        HelperFirst,
+        ScanFirst,
+        Together,
+    }
+
+    /// The shared scan's headings through `last` (named after `late` lines
+    /// were scanned, as a search names it), met as `meeting` says.
+    fn shared(text: &str, last: usize, late: usize, meeting: Meeting) -> Vec<(usize, String)> {
+        let shared = SharedHeadings::new(text);
+        let asked = std::sync::atomic::AtomicUsize::new(0);
+        let named = || {
+            let asked = asked.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            if asked >= late { last } else { usize::MAX }
+        };
+        let scan = match meeting {
+            Meeting::HelperFirst => {
+                shared.help(named);
+                shared.scan(named)
+            }
+            Meeting::ScanFirst => {
+                let scan = shared.scan(named);
+                shared.help(named);
+                scan
+            }
+            Meeting::Together => std::thread::scope(|s| {
+                s.spawn(|| shared.help(named));
+                shared.scan(named)
+            }),
+        };
+        (1..=last)
+            .filter_map(|line| scan.nearest(line).map(|h| (h.line, h.text)))
+            .collect()
+    }
+
+    /// The same from [`headings_until`] alone.
+    fn alone(text: &str, last: usize) -> Vec<(usize, String)> {
+        let scan = headings_until(text, || last);
+        (1..=last)
+            .filter_map(|line| scan.nearest(line).map(|h| (h.line, h.text)))
+            .collect()
+    }
+
+    proptest! {
+        #[test]
+        fn a_shared_scan_finds_what_one_thread_finds(
+            lines in prop::collection::vec(markdown_line(), 0..60),
+            frontmatter in any::<bool>(),
+            crlf in any::<bool>(),
+            late in prop::sample::select(vec![0usize, 3, 1000]),
+            meeting in prop::sample::select(vec![Meeting::HelperFirst, Meeting::ScanFirst, Meeting::Together]),
+        ) {
+            let mut text = String::new();
+            if frontmatter {
+                text.push_str("---\ntitle: t\n# not a heading\n---\n");
+            }
+            for line in &lines {
+                text.push_str(line);
+                text.push_str(if crlf { "\r\n" } else { "\n" });
+            }
+            for last in 1..=lines_of(&text) {
+                prop_assert_eq!(
+                    shared(&text, last, late, meeting),
+                    alone(&text, last),
+                    "through {} {:?} named after {} lines\n{:?}", last, meeting, late, text
+                );
+            }
+        }
     }
 
     proptest! {

@@ -112,9 +112,15 @@ pub(super) fn search(
     let last = AtomicUsize::new(usize::MAX);
     let name_last = |line| last.store(line, Ordering::Relaxed);
     let (mut matches, total, counts, headings) = if text.len() as u64 >= PARALLEL_FROM {
-        let scan = || markdown::headings_until(text, || last.load(Ordering::Relaxed));
-        let ((matches, total, counts), headings) =
-            side_by_side(|| find_matches(text, &re, context, name_last), scan);
+        // The headings scan is helped once the matches are found.
+        let shared = markdown::SharedHeadings::new(text);
+        let named = || last.load(Ordering::Relaxed);
+        let find = || {
+            let found = find_matches(text, &re, context, name_last);
+            shared.help(named);
+            found
+        };
+        let ((matches, total, counts), headings) = side_by_side(find, || shared.scan(named));
         (matches, total, counts, headings)
     } else {
         let (matches, total, counts) = find_matches(text, &re, context, name_last);

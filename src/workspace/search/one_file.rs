@@ -14,11 +14,11 @@
 //!
 //! ```
 //! use std::sync::atomic::AtomicBool;
-//! use mcp_server_text::text::markdown::headings_until;
+//! use mcp_server_text::text::markdown::SharedHeadings;
 //! use mcp_server_text::workspace::extensions::ExtensionFilter;
 //! use mcp_server_text::workspace::roots::Roots;
 //! use mcp_server_text::workspace::search::{Pattern, SearchRequest, SearchScope};
-//! use mcp_server_text::workspace::search::one_file::{FileText, LastLine, search_one_file};
+//! use mcp_server_text::workspace::search::one_file::{FileText, search_one_file};
 //!
 //! let dir = tempfile::tempdir().unwrap();
 //! std::fs::write(dir.path().join("a.md"), "# Plan\ntodo: x\n## Later\ntodo: y\n").unwrap();
@@ -37,8 +37,7 @@
 //!     progress: &|_| {},
 //! };
 //! let mut text = FileText::default();
-//! let headings = |text, last: LastLine<'_>| headings_until(text, last);
-//! let found = search_one_file(&request, &path, 1, &mut text, Some(headings));
+//! let found = search_one_file(&request, &path, 1, &mut text, Some(SharedHeadings::new));
 //! assert_eq!(found.summary.total_matches(), 2);
 //! assert_eq!(found.matches.len(), 1);
 //! let headings = found.beside.unwrap();
@@ -54,6 +53,7 @@ use super::mapped::{MappedText, map_text};
 use super::pattern::{LineMatch, Tally};
 use super::side_by_side::side_by_side;
 use super::walk::{FileHits, SearchRequest, SearchSummary, Skipped, skipped};
+use crate::text::markdown::{HeadingsThrough, SharedHeadings};
 use crate::workspace::beneath::open_for_reading;
 use crate::workspace::read::{ReadError, check_readable};
 use crate::workspace::roots::ResolvedPath;
@@ -61,6 +61,42 @@ use crate::workspace::roots::ResolvedPath;
 /// The line of the last match a search of one file returns, once known:
 /// `usize::MAX` until then, 0 when there is none.
 pub type LastLine<'a> = &'a (dyn Fn() -> usize + Sync);
+
+/// Work on a searched text done beside the count of its matches (in a
+/// large file, on a second thread), which the counting thread may help with
+/// once the count is done.
+pub trait Beside: Sync {
+    /// What the work makes of the text.
+    type Made: Send;
+    /// Does the work; `last` names the line of the last match shown once
+    /// it is known.
+    fn run(&self, last: LastLine<'_>) -> Self::Made;
+    /// Lends the counting thread to the work once the count is done.
+    fn help(&self, _last: LastLine<'_>) {}
+}
+
+/// The headings above the matches of a Markdown file.
+impl<'t> Beside for SharedHeadings<'t> {
+    type Made = HeadingsThrough<'t>;
+
+    fn run(&self, last: LastLine<'_>) -> HeadingsThrough<'t> {
+        self.scan(last)
+    }
+
+    fn help(&self, last: LastLine<'_>) {
+        SharedHeadings::help(self, last);
+    }
+}
+
+/// No work beside the count.
+#[derive(Debug)]
+pub struct NoWork;
+
+impl Beside for NoWork {
+    type Made = ();
+
+    fn run(&self, _last: LastLine<'_>) {}
+}
 
 /// The text of the file searched, which the caller keeps while it shows the
 /// matches.
@@ -105,19 +141,18 @@ pub struct OneFile<'t, R> {
 
 /// Searches the file at `path` for `request.pattern`: counts every match
 /// and finds the first `limit`. Its text is left in `text`. `beside`, if
-/// given, gets the text and a function that answers the line of the last
-/// match this search returns once it is known (`usize::MAX` before, 0 when
-/// there is none); for a large file it runs on a second thread meanwhile.
-pub fn search_one_file<'t, R, B>(
+/// given, makes from the text the work done beside the count ([`Beside`]);
+/// for a large file it runs on a second thread meanwhile.
+pub fn search_one_file<'t, W, B>(
     request: &SearchRequest<'_>,
     path: &ResolvedPath,
     limit: usize,
     text: &'t mut FileText,
     beside: Option<B>,
-) -> OneFile<'t, R>
+) -> OneFile<'t, W::Made>
 where
-    R: Send,
-    B: FnOnce(&'t str, LastLine<'_>) -> R + Send,
+    W: Beside,
+    B: FnOnce(&'t str) -> W,
 {
     let mut found = OneFile {
         text: "",
@@ -196,17 +231,17 @@ fn read(
 }
 
 /// Counts and finds the matches in `text`, with `beside` on a second thread
-/// when the text is `large`.
-fn search_text<'t, R, B>(
+/// when the text is `large` (and helped by this one once it has counted).
+fn search_text<'t, W, B>(
     request: &SearchRequest<'_>,
     text: &'t str,
     limit: usize,
     large: bool,
     beside: Option<B>,
-) -> (Tally, Vec<LineMatch>, Option<R>)
+) -> (Tally, Vec<LineMatch>, Option<W::Made>)
 where
-    R: Send,
-    B: FnOnce(&'t str, LastLine<'_>) -> R + Send,
+    W: Beside,
+    B: FnOnce(&'t str) -> W,
 {
     let last = AtomicUsize::new(usize::MAX);
     let last_line = || last.load(Ordering::Relaxed);
@@ -215,14 +250,17 @@ where
         let (tally, matches) = request.pattern.tally_and_find(text, limit, name_last);
         return (tally, matches, None);
     };
+    let work = beside(text);
     if !large {
         let (tally, matches) = request.pattern.tally_and_find(text, limit, name_last);
-        let made = beside(text, &last_line);
+        let made = work.run(&last_line);
         return (tally, matches, Some(made));
     }
-    let ((tally, matches), made) = side_by_side(
-        || request.pattern.tally_and_find(text, limit, name_last),
-        || beside(text, &last_line),
-    );
+    let count = || {
+        let found = request.pattern.tally_and_find(text, limit, name_last);
+        work.help(&last_line);
+        found
+    };
+    let ((tally, matches), made) = side_by_side(count, || work.run(&last_line));
     (tally, matches, Some(made))
 }

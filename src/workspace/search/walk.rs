@@ -32,7 +32,7 @@ use ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkBuilder, Wal
 use super::ancestor_rules::AncestorRules;
 use super::contents::read_text;
 use super::file_pattern::FilePattern;
-use super::one_file::{FileText, LastLine, search_one_file};
+use super::one_file::{FileText, NoWork, search_one_file};
 use super::pattern::Pattern;
 use crate::workspace::beneath::{self, open_for_reading};
 use crate::workspace::extensions::ExtensionFilter;
@@ -265,7 +265,7 @@ pub(super) fn skipped(error: ReadError) -> Skipped {
 }
 
 /// No work beside the search of one file.
-const NO_WORK_BESIDE: Option<fn(&str, LastLine<'_>)> = None;
+const NO_WORK_BESIDE: Option<fn(&str) -> NoWork> = None;
 
 /// Counts kept by one thread.
 #[derive(Debug, Default)]
