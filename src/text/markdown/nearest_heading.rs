@@ -303,6 +303,20 @@ mod tests {
         assert_eq!(all.nearest(count).map(|h| h.text), Some("C".to_string()));
     }
 
+    /// A document of `lines`, after a frontmatter if asked, with CRLF or LF
+    /// endings.
+    fn document(lines: &[&str], frontmatter: bool, crlf: bool) -> String {
+        let mut text = String::new();
+        if frontmatter {
+            text.push_str("---\ntitle: t\n# not a heading\n---\n");
+        }
+        for line in lines {
+            text.push_str(line);
+            text.push_str(if crlf { "\r\n" } else { "\n" });
+        }
+        text
+    }
+
     /// How the two threads of a shared scan meet: the helper done before the
     /// scan starts, after it ends, or both at once.
     #[derive(Debug, Clone, Copy)]
@@ -358,14 +372,7 @@ mod tests {
             late in prop::sample::select(vec![0usize, 3, 1000]),
             meeting in prop::sample::select(vec![Meeting::HelperFirst, Meeting::ScanFirst, Meeting::Together]),
         ) {
-            let mut text = String::new();
-            if frontmatter {
-                text.push_str("---\ntitle: t\n# not a heading\n---\n");
-            }
-            for line in &lines {
-                text.push_str(line);
-                text.push_str(if crlf { "\r\n" } else { "\n" });
-            }
+            let text = document(&lines, frontmatter, crlf);
             for last in 1..=lines_of(&text) {
                 prop_assert_eq!(
                     shared(&text, last, late, meeting),
@@ -383,14 +390,7 @@ mod tests {
             frontmatter in any::<bool>(),
             crlf in any::<bool>(),
         ) {
-            let mut text = String::new();
-            if frontmatter {
-                text.push_str("---\ntitle: t\n# not a heading\n---\n");
-            }
-            for line in &lines {
-                text.push_str(line);
-                text.push_str(if crlf { "\r\n" } else { "\n" });
-            }
+            let text = document(&lines, frontmatter, crlf);
             for last in 1..=lines_of(&text) {
                 if let Err(e) = agrees(&text, last) {
                     prop_assert!(false, "{e}\n{text:?}");
