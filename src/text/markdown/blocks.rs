@@ -69,20 +69,7 @@ pub(crate) fn scan(text: &str, first_line: usize) -> Scan<'_> {
 /// line once it knows it (until then it answers `usize::MAX`); the scan never
 /// waits for it. HTML anchors are not collected.
 pub(crate) fn scan_through(text: &str, first_line: usize, last: impl Fn() -> usize) -> Scan<'_> {
-    let mut scanner = Scanner::new(text);
-    scanner.anchors = false;
-    let mut count = 0;
-    for (i, line) in split_lines(text).enumerate() {
-        if i >= last() && i + 1 >= first_line && scanner.leaf != Leaf::Paragraph {
-            break;
-        }
-        count = i + 1;
-        if count < first_line {
-            continue;
-        }
-        scanner.line(count, line);
-    }
-    scanner.finish(count)
+    SharedScan::alone(text, first_line).scan(last)
 }
 
 /// A scan like [`scan_through`] that a second thread may speed up once it
@@ -119,9 +106,17 @@ impl<'t> SharedScan<'t> {
             memchr::memmem::find(&bytes[from..], empty).map(|at| from + at + empty.len())
         });
         SharedScan {
+            split: split.filter(|&at| at < bytes.len()),
+            ..SharedScan::alone(text, first_line)
+        }
+    }
+
+    /// A scan no helper shares: [`scan_through`] itself.
+    fn alone(text: &'t str, first_line: usize) -> Self {
+        SharedScan {
             text,
             first_line,
-            split: split.filter(|&at| at < bytes.len()),
+            split: None,
             taken: AtomicBool::new(false),
             tail: Mutex::new(None),
             told: Condvar::new(),
