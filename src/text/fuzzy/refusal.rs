@@ -320,16 +320,30 @@ impl fmt::Display for Refusal {
                         None => format!("line {s} (not in the file)"),
                     })
                     .collect();
+                // One stale line is refused only where no kept line is
+                // found there alone; the rule the caller needs differs.
+                let (count, why) = if lines.len() == 1 {
+                    (
+                        "1 line".to_string(),
+                        "One stale line is tolerated only beside a kept line that the file has \
+                         there and nowhere else; every line kept here also occurs elsewhere, so \
+                         this may be a look-alike of a block that is gone",
+                    )
+                } else {
+                    (
+                        format!("{} lines", lines.len()),
+                        "One stale line is tolerated; more mean another block or another \
+                         version of the file",
+                    )
+                };
                 write!(
                     f,
                     "search_context comes closest to lines {} (score {:.1}), but it is not that \
-                     block: new_content keeps {} lines of search_context that the file \
-                     contradicts there: {}. One stale line is tolerated; more mean another block \
-                     or another version of the file. Nothing was changed. Read those lines again \
+                     block: new_content keeps {count} of search_context that the file \
+                     contradicts there: {}. {why}. Nothing was changed. Read those lines again \
                      and copy them exactly (the diff goes from search_context to lines {}).\n{diff}",
                     best.lines,
                     best.score,
-                    lines.len(),
                     at.join(", "),
                     best.lines
                 )
