@@ -138,3 +138,63 @@ proptest! {
         }
     }
 }
+
+/// A file of `helpers` small functions, each closed by its own `}`, then
+/// the function `target` with `body` as its lines.
+fn file_with_helpers(helpers: usize, body: &[String]) -> String {
+    let mut file = String::new();
+    for h in 0..helpers {
+        file.push_str(&format!("fn helper_{h}() {{\n    step({h});\n}}\n\n"));
+    }
+    file.push_str("fn target() {\n");
+    for line in body {
+        file.push_str(line);
+        file.push('\n');
+    }
+    file.push_str("}\n");
+    file
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    /// The search shows only the first and last lines of a function (no
+    /// marker) and new_content writes out the 2-28 lines between them with
+    /// one line rewritten; the file has many functions closed by a `}` like
+    /// the search's. However far apart the search's lines are, the place is
+    /// the function new_content writes out: a rewrite of a line the search
+    /// shows is made exactly, and a rewrite of a line it left out is made
+    /// exactly or refused (the merge takes a left-out line as the caller's
+    /// only where it is written out as the file has it), never anything
+    /// else.
+    #[test]
+    fn a_function_shown_by_its_ends_and_written_out_is_found_among_look_alike_ends(
+        n in 4usize..30,
+        seed in any::<u64>(),
+        helpers in 0usize..80,
+        at in any::<prop::sample::Index>(),
+        head in 1usize..3,
+    ) {
+        let lines = body(n, seed);
+        let file = file_with_helpers(helpers, &lines);
+        let at = at.index(n);
+        let mut edited = lines.clone();
+        edited[at].push_str("  // edited");
+        let ends: Vec<&str> = std::iter::once("fn target() {")
+            .chain(lines[..head - 1].iter().map(String::as_str))
+            .chain([lines[n - 1].as_str(), "}"])
+            .collect();
+        let search: String = ends.iter().map(|l| format!("{l}\n")).collect();
+        let new: String = std::iter::once("fn target() {".to_string())
+            .chain(edited.iter().cloned())
+            .chain(std::iter::once("}".to_string()))
+            .map(|l| l + "\n")
+            .collect();
+        let want = file_with_helpers(helpers, &edited);
+        let shown = at < head - 1 || at == n - 1;
+        match apply(&file, &search, &new) {
+            Ok(got) => prop_assert_eq!(got, want),
+            Err(refusal) => prop_assert!(!shown, "refused: {}", refusal),
+        }
+    }
+}

@@ -6,7 +6,7 @@
 //! |---|---|---|
 //! | pair | a search line stands for a file line | the edits between their keys, plus a little if its indentation leaves the block's frame |
 //! | search only | a search line with no file line | its characters and break |
-//! | file only | a file line with no search line | the same; a line `new_content` writes out costs only its distance to that line |
+//! | file only | a file line with no search line | the same; a run of lines `new_content` writes out costs one break and each line's distance to the line that writes it |
 //! | hidden | an elision marker stands for file lines | nothing, but no hidden line may be shallower than the marker |
 //!
 //! The search is aligned whole; the window's lines before and after the
@@ -147,6 +147,21 @@ impl Problem<'_, '_> {
         }
     }
 
+    /// What file line `f` costs as a file-only line right after file line
+    /// `f - 1` was one: a line `new_content` writes out continues the run
+    /// of such lines before it without opening another.
+    fn file_only_cost_after(&self, f: usize, after_file_only: bool) -> u32 {
+        let continues = after_file_only
+            && f > 0
+            && self.written_out[f - 1].is_some()
+            && self.written_out[f].is_some();
+        if continues {
+            self.file_only_cost(f).saturating_sub(COSTS.written_out)
+        } else {
+            self.file_only_cost(f)
+        }
+    }
+
     /// Whether file line `f` may be hidden by the marker at search line `s`.
     fn hideable(&self, s: usize, f: usize, offset: isize) -> bool {
         let row = &self.file[f];
@@ -250,13 +265,18 @@ impl Problem<'_, '_> {
 
     /// The edits of `steps` alone.
     fn edits(&self, steps: &[Step]) -> u32 {
+        let mut after_file_only = false;
         steps
             .iter()
-            .map(|step| match *step {
-                Step::Pair { s, f } => self.comparers[s].distance(&self.file[f]),
-                Step::SearchOnly { s } => self.search_only_cost(s),
-                Step::FileOnly { f } => self.file_only_cost(f),
-                Step::Hidden { .. } => 0,
+            .map(|step| {
+                let (edits, file_only) = match *step {
+                    Step::Pair { s, f } => (self.comparers[s].distance(&self.file[f]), false),
+                    Step::SearchOnly { s } => (self.search_only_cost(s), false),
+                    Step::FileOnly { f } => (self.file_only_cost_after(f, after_file_only), true),
+                    Step::Hidden { .. } => (0, false),
+                };
+                after_file_only = file_only;
+                edits
             })
             .sum()
     }
@@ -286,7 +306,8 @@ impl Problem<'_, '_> {
         let mut prev = vec![base; cols];
         if !free_start {
             for j in 1..cols {
-                prev[j] = prev[j - 1] + (u64::from(self.file_only_cost(lo + j - 1)) << 32);
+                let c = self.file_only_cost_after(lo + j - 1, j > 1);
+                prev[j] = prev[j - 1] + (u64::from(c) << 32);
                 ops[j] = FILE_ONLY;
             }
         }
@@ -329,7 +350,12 @@ impl Problem<'_, '_> {
                             }
                         }
                         if cur[j - 1] != NONE {
-                            let v = cur[j - 1] + (u64::from(self.file_only_cost(f)) << 32);
+                            // The run continues only along the path kept
+                            // for the cell before, which is the one the
+                            // steps trace back.
+                            let after = j > 1 && ops[row + j - 1] == FILE_ONLY;
+                            let c = self.file_only_cost_after(f, after);
+                            let v = cur[j - 1] + (u64::from(c) << 32);
                             if v < best {
                                 best = v;
                                 op = FILE_ONLY;

@@ -183,15 +183,22 @@ impl<'a, 't> Probe<'a, 't> {
             }
         }
 
-        // Votes for block starts.
+        // Votes for block starts. Of starts with as many votes, those voted
+        // by rarer lines come first: a line found once says where the block
+        // is, a `}` found at every block says little, and with many of them
+        // tied the rare line's start must not be cut for its place in the
+        // file.
         let mut votes: HashMap<isize, u32> = HashMap::new();
+        let mut rarity: HashMap<isize, f64> = HashMap::new();
         for key in &keys {
             if key.found.len() > FREQUENT {
                 continue;
             }
             for &p in &key.found {
                 for &i in &key.at {
-                    *votes.entry(p as isize - i as isize).or_default() += EQUAL_VOTE;
+                    let start = p as isize - i as isize;
+                    *votes.entry(start).or_default() += EQUAL_VOTE;
+                    *rarity.entry(start).or_default() += 1.0 / key.found.len() as f64;
                 }
             }
         }
@@ -209,7 +216,12 @@ impl<'a, 't> Probe<'a, 't> {
         }
 
         let mut starts: Vec<(isize, u32)> = votes.into_iter().collect();
-        starts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        let rare = |start: &isize| rarity.get(start).copied().unwrap_or(0.0);
+        starts.sort_by(|a, b| {
+            b.1.cmp(&a.1)
+                .then(rare(&b.0).total_cmp(&rare(&a.0)))
+                .then(a.0.cmp(&b.0))
+        });
         let floor = (starts.first().map_or(0, |s| s.1) / 4).max(EQUAL_VOTE / 2);
         starts.retain(|s| s.1 >= floor);
         starts.truncate(MAX_STARTS);

@@ -28,9 +28,14 @@ pub(crate) struct Costs {
     /// Edits for a blank line with no counterpart: its line break. Blank
     /// lines drift more than any other, and say nothing about place.
     pub blank: u32,
-    /// Edits for a file line the search lacks but `new_content` writes out,
-    /// on top of its distance to that line: the caller has shown it, so it is
-    /// no evidence against the place (1 is its line break).
+    /// Edits for a run of file lines the search lacks but `new_content`
+    /// writes out, on top of each one's distance to the line that does: the
+    /// caller has shown them, so they are no evidence against the place; 1
+    /// is the break where the run opens. A run costs it once, not per line
+    /// (an unmarked elision is one event, as a marker is): at any cost per
+    /// line, a search that shows only a block's ends would fit better with
+    /// its first line unpaired than across the lines it left out, once there
+    /// are enough of them.
     pub written_out: u32,
     /// Least similarity (0–1) of a `new_content` line to a file line for it
     /// to count as that line written out (rewritten). 0.7 lets a line gain a
@@ -68,6 +73,10 @@ pub(crate) struct Costs {
     /// Most candidate places aligned in full (the rest are cheaper
     /// estimates that cannot win).
     pub aligned_places: usize,
+    /// Most places proposed where `new_content` fits, when it writes out
+    /// lines the search lacks: the right one ranks first nearly always, and
+    /// a second keeps a look-alike copy of `new_content` from crowding it out.
+    pub written_out_places: usize,
     /// Lines a window extends beyond a candidate's lines on each side, at
     /// least, so that a shifted or widened reading competes in the same
     /// alignment.
@@ -94,6 +103,7 @@ pub(crate) const COSTS: Costs = Costs {
     typos_per_line: 2,
     max_hidden: 5_000,
     aligned_places: 12,
+    written_out_places: 2,
     window_margin: 3,
     elsewhere_places: 8,
 };

@@ -50,30 +50,47 @@ pub(crate) fn within(place: &Place, threshold: f64) -> bool {
     place.alignment.edits <= COSTS.budget(threshold, place.weight)
 }
 
+/// The place a single match is decided on: the cheapest within the
+/// threshold's budget. A cheaper place beyond the budget is not the search
+/// at the caller's tolerance; if it is another block it still competes as a
+/// rival (see [`single`]), and if it is another reading of the same lines
+/// (the search's far lines left unpaired where `new_content` writes out the
+/// lines between them) it is simply a worse fit, however few its edits.
+pub(crate) fn best(places: &[Place], threshold: f64) -> Option<usize> {
+    places.iter().position(|p| within(p, threshold))
+}
+
 /// The decision for one match among `places` (sorted by [`sort`]); `rivals`
 /// are further places that compete with the best one.
 pub(crate) fn single(places: &[Place], rivals: &[Place], threshold: f64) -> Decision {
-    let Some(best) = places.first() else {
+    if places.is_empty() {
         return Decision::NotFound(None, Vec::new());
-    };
-    if !within(best, threshold) {
+    }
+    let Some(at) = best(places, threshold) else {
+        let first = &places[0];
         let close = (1..places.len())
             .filter(|&k| {
-                places[k].alignment.cost == best.alignment.cost && places[k].disjoint(best)
+                places[k].alignment.cost == first.alignment.cost && places[k].disjoint(first)
             })
             .collect();
         return Decision::NotFound(Some(0), close);
-    }
+    };
+    let best = &places[at];
+    // Every disjoint place not clearly dearer is a rival, the cheaper
+    // places beyond the budget included.
     let near = |p: &&Place| !COSTS.clearly_better(best.alignment.cost, p.alignment.cost);
-    let tied: Vec<Place> = places[1..]
+    let tied: Vec<Place> = places
         .iter()
+        .enumerate()
+        .filter(|(k, _)| *k != at)
+        .map(|(_, p)| p)
         .chain(rivals)
         .filter(|p| p.disjoint(best))
         .filter(near)
         .cloned()
         .collect();
     if tied.is_empty() {
-        return Decision::Apply(vec![0]);
+        return Decision::Apply(vec![at]);
     }
     Decision::Ambiguous(std::iter::once(best.clone()).chain(tied).collect())
 }

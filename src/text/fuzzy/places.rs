@@ -9,7 +9,7 @@ use std::ops::Range;
 use super::align::{Alignment, Problem, Step};
 use super::artifacts::Reading;
 use super::block::Lines as BlockLines;
-use super::candidates::Probe;
+use super::candidates::{Probe, Window};
 use super::context::Ctx;
 use super::costs::COSTS;
 use super::likeness::{Likeness, likeness};
@@ -26,6 +26,9 @@ pub(crate) struct Prepared<'a> {
     comparers: Vec<Comparer>,
     /// Keys of `new_content` lines the search lacks.
     new_only: HashMap<String, usize>,
+    /// How many lines of text `new_content` has whose key the search lacks
+    /// (a repeated line counts each time).
+    new_only_lines: usize,
     /// What the search weighs.
     weight: u32,
 }
@@ -78,10 +81,14 @@ impl<'a> Prepared<'a> {
             .collect();
         let comparers = search.iter().map(Comparer::new).collect();
         let keys: Vec<&str> = search.iter().map(|r| r.key.as_str()).collect();
-        let new_only = new
+        let new_only_rows: Vec<(usize, &Row<'_>)> = new
             .iter()
             .enumerate()
             .filter(|(k, r)| !r.is_blank() && !new_markers[*k] && !keys.contains(&r.key.as_str()))
+            .collect();
+        let new_only_lines = new_only_rows.len();
+        let new_only = new_only_rows
+            .into_iter()
             .map(|(k, r)| (r.key.clone(), k))
             .collect();
         let weight = search
@@ -104,6 +111,7 @@ impl<'a> Prepared<'a> {
             new_markers,
             comparers,
             new_only,
+            new_only_lines,
             weight,
         }
     }
@@ -283,13 +291,17 @@ impl<'a> Prepared<'a> {
         let mut windows = probe.find(&ctx.blocks, 0..nonblank.len());
         windows.sort_by(|a, b| a.dist.cmp(&b.dist).then(a.start.cmp(&b.start)));
         windows.truncate(COSTS.aligned_places);
+        if !elided && self.new_only_lines > 0 {
+            windows.extend(self.written_out_windows(ctx, &windows));
+        }
         let margin = COSTS.window_margin;
         let mut out: Vec<Place> = Vec::new();
         for w in windows {
             let lo = nonblank[w.start.saturating_sub(margin)];
             // Lines new_content writes out may be lines the search left
-            // out: the window reaches as many lines further.
-            let hi_nb = (w.end + margin + self.new_only.len()).min(nonblank.len()) - 1;
+            // out: the window reaches as many lines further, a line written
+            // twice (`//`, `}`) counted twice.
+            let hi_nb = (w.end + margin + self.new_only_lines).min(nonblank.len()) - 1;
             let mut hi = nonblank[hi_nb] + 1;
             if elided {
                 hi = self.reach(ctx, nonblank[w.start], hi);
@@ -303,6 +315,31 @@ impl<'a> Prepared<'a> {
             }
         }
         out
+    }
+
+    /// Windows where `new_content` itself fits best, beyond `found`. When
+    /// the search leaves lines out without a marker and `new_content` writes
+    /// them out, the search's own lines sit on several diagonals and its
+    /// windows rank below those of a lone `}`; the file region is then where
+    /// `new_content` reads as the file does. The alignment still prices the
+    /// search there, so this only proposes places.
+    fn written_out_windows(&self, ctx: &Ctx<'_, '_>, found: &[Window]) -> Vec<Window> {
+        let blocks = BlockLines::of_snippet(&self.reading.new);
+        let lines: Vec<_> = blocks
+            .all
+            .iter()
+            .enumerate()
+            .filter(|(k, l)| !l.is_blank() && !self.new_markers.get(*k).copied().unwrap_or(false))
+            .map(|(_, l)| l)
+            .collect();
+        if lines.is_empty() {
+            return Vec::new();
+        }
+        let mut windows = Probe::new(lines).find(&ctx.blocks, 0..ctx.blocks.nonblank.len());
+        windows.sort_by(|a, b| a.dist.cmp(&b.dist).then(a.start.cmp(&b.start)));
+        windows.retain(|w| !found.iter().any(|f| f.start == w.start));
+        windows.truncate(COSTS.written_out_places);
+        windows
     }
 
     /// How far past the place found for the first lines a window of an

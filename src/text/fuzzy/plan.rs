@@ -176,11 +176,12 @@ fn tolerant(ctx: &Ctx<'_, '_>) -> Result<Plan, Refusal> {
     };
     let decision = match request.strategy {
         Strategy::SingleMatch => {
-            let rivals = match places.first() {
-                Some(best) if decide::within(best, request.threshold) => {
+            let rivals = match decide::best(&places, request.threshold) {
+                Some(k) => {
+                    let best = &places[k];
                     prepared[best.reading].elsewhere(ctx, best.reading, best)
                 }
-                _ => Vec::new(),
+                None => Vec::new(),
             };
             decide::single(&places, &rivals, request.threshold)
         }
