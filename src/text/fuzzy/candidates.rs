@@ -124,6 +124,17 @@ impl<'a, 't> Probe<'a, 't> {
         }
     }
 
+    /// The `n` windows of the whole of `file` nearest the search, nearest
+    /// and then earliest first, leaving out any that starts where one of
+    /// `besides` starts.
+    pub(crate) fn nearest(&self, file: &Lines<'_>, n: usize, besides: &[Window]) -> Vec<Window> {
+        let mut windows = self.find(file, 0..file.nonblank.len());
+        windows.sort_by(|a, b| a.dist.cmp(&b.dist).then(a.start.cmp(&b.start)));
+        windows.retain(|w| !besides.iter().any(|b| b.start == w.start));
+        windows.truncate(n);
+        windows
+    }
+
     /// Every region of `file` within non-blank positions `range` that could be
     /// the search block, best first. Normalized occurrences (distance 0) are
     /// all returned; fuzzy ones are the best window of each region.

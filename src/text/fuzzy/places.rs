@@ -288,9 +288,7 @@ impl<'a> Prepared<'a> {
         let elided = self.search_markers.iter().any(|&m| m);
         let probe = Probe::new(first.iter().map(|&k| &blocks.all[k]).collect());
         let nonblank = &ctx.blocks.nonblank;
-        let mut windows = probe.find(&ctx.blocks, 0..nonblank.len());
-        windows.sort_by(|a, b| a.dist.cmp(&b.dist).then(a.start.cmp(&b.start)));
-        windows.truncate(COSTS.aligned_places);
+        let mut windows = probe.nearest(&ctx.blocks, COSTS.aligned_places, &[]);
         if !elided && self.new_only_lines > 0 {
             windows.extend(self.written_out_windows(ctx, &windows));
         }
@@ -335,11 +333,7 @@ impl<'a> Prepared<'a> {
         if lines.is_empty() {
             return Vec::new();
         }
-        let mut windows = Probe::new(lines).find(&ctx.blocks, 0..ctx.blocks.nonblank.len());
-        windows.sort_by(|a, b| a.dist.cmp(&b.dist).then(a.start.cmp(&b.start)));
-        windows.retain(|w| !found.iter().any(|f| f.start == w.start));
-        windows.truncate(COSTS.written_out_places);
-        windows
+        Probe::new(lines).nearest(&ctx.blocks, COSTS.written_out_places, found)
     }
 
     /// How far past the place found for the first lines a window of an
