@@ -13,7 +13,7 @@
 //! the whole scan is linear in the text's length.
 
 use std::borrow::Cow;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
 
 use super::anchors::{Anchor, AnchorKind};
@@ -73,40 +73,54 @@ pub(crate) fn scan_through(text: &str, first_line: usize, last: impl Fn() -> usi
 }
 
 /// A scan like [`scan_through`] that a second thread may speed up once it
-/// is free: it scans the last quarter of the text while this one scans the
-/// rest ([`SharedScan::help`]).
+/// is free: it scans the far half of what is left while this one scans on
+/// towards it ([`SharedScan::help`]).
 ///
-/// The quarter starts at a line just after an empty line, where the state
-/// between lines is almost always the plain one (no open container or
-/// block), and the helper starts from that state. When this scan gets
-/// there, it keeps the helper's result only if its own state is that plain
-/// one and it agrees on the last non-blank line; otherwise, or if the
-/// helper never started, it scans on by itself. Either way the result is
-/// what [`scan_through`] gives.
+/// The helper comes when its own work is done, so the split is chosen then,
+/// not before: halfway between where this scan has got to and the end, so
+/// that both finish together. It starts at a line just after an empty line,
+/// where the state between lines is almost always the plain one (no open
+/// container or block), and the helper starts from that state. When this
+/// scan gets there, it keeps the helper's result only if its own state is
+/// that plain one and it agrees on the last non-blank line; otherwise, or
+/// if the helper never started, it scans on by itself. Either way the
+/// result is what [`scan_through`] gives.
 pub(crate) struct SharedScan<'t> {
     text: &'t str,
     first_line: usize,
-    /// Where the last quarter starts: a line start just after an empty line.
-    split: Option<usize>,
-    /// Set by whichever thread takes the last quarter: the helper, or this
+    /// Whether a helper may come at all.
+    shared: bool,
+    /// Where the helper's part starts once it has chosen it (a line start
+    /// just after an empty line); `usize::MAX` until then.
+    split: AtomicUsize,
+    /// How far this scan has got: a line start and its 0-based line index,
+    /// told every [`PROGRESS_EVERY`] lines.
+    progress: Mutex<(usize, usize)>,
+    /// Set by whichever thread takes the helper's part: the helper, or this
     /// scan when it gets there first.
     taken: AtomicBool,
-    /// The helper's scan of the last quarter and the last non-blank line it
+    /// The helper's scan of its part and the last non-blank line it
     /// assumed before it (`None` inside when the helper gave up).
     tail: Mutex<Option<Option<(Scan<'t>, usize)>>>,
     told: Condvar,
 }
 
+/// Lines between two reports of a shared scan's progress: rare enough to
+/// cost nothing, often enough that the helper's split is near the middle.
+#[cfg(not(test))]
+const PROGRESS_EVERY: usize = 1 << 12;
+
+/// Every few lines in tests, whose texts are short, so that a helper coming
+/// while the scan runs splits what the scan has left, not the whole text.
+#[cfg(test)]
+const PROGRESS_EVERY: usize = 3;
+
 impl<'t> SharedScan<'t> {
-    /// A scan of `text` from line `first_line` on, as for [`scan_through`].
+    /// A scan of `text` from line `first_line` on, as for [`scan_through`],
+    /// that a helper may share.
     pub(crate) fn new(text: &'t str, first_line: usize) -> Self {
-        let bytes = text.as_bytes();
-        let from = bytes.len() / 4 * 3;
-        let split = [&b"\n\n"[..], b"\n\r\n"].iter().find_map(|empty| {
-            memchr::memmem::find(&bytes[from..], empty).map(|at| from + at + empty.len())
-        });
         SharedScan {
-            split: split.filter(|&at| at < bytes.len()),
+            shared: true,
             ..SharedScan::alone(text, first_line)
         }
     }
@@ -116,7 +130,9 @@ impl<'t> SharedScan<'t> {
         SharedScan {
             text,
             first_line,
-            split: None,
+            shared: false,
+            split: AtomicUsize::new(usize::MAX),
+            progress: Mutex::new((0, 0)),
             taken: AtomicBool::new(false),
             tail: Mutex::new(None),
             told: Condvar::new(),
@@ -124,7 +140,7 @@ impl<'t> SharedScan<'t> {
     }
 
     /// Scans through line `last()` as [`scan_through`] does, with the
-    /// helper's last quarter if it has scanned it.
+    /// helper's part if it has scanned it.
     pub(crate) fn scan(&self, last: impl Fn() -> usize) -> Scan<'t> {
         let text = self.text;
         let mut scanner = Scanner::new(text);
@@ -134,7 +150,14 @@ impl<'t> SharedScan<'t> {
             if i >= last() && i + 1 >= self.first_line && scanner.leaf != Leaf::Paragraph {
                 break;
             }
-            if self.split == Some(line.as_ptr().addr() - text.as_ptr().addr())
+            let at = line.as_ptr().addr() - text.as_ptr().addr();
+            if self.shared
+                && i % PROGRESS_EVERY == 0
+                && let Ok(mut progress) = self.progress.lock()
+            {
+                *progress = (at, i);
+            }
+            if self.split.load(Ordering::Acquire) == at
                 && self.taken.swap(true, Ordering::AcqRel)
                 && let Some((tail, assumed)) = self.wait_for_tail()
                 && scanner.containers.is_empty()
@@ -162,23 +185,40 @@ impl<'t> SharedScan<'t> {
         scanner.finish(count)
     }
 
-    /// Scans the last quarter, unless the scan got there first or will
-    /// stop before it; meant for a second thread once it is free.
+    /// Scans the far half of what the scan has left, unless the scan got
+    /// there first or will stop before it; meant for a second thread once it
+    /// is free.
     pub(crate) fn help(&self, last: impl Fn() -> usize) {
-        let Some(split) = self.split else {
+        if !self.shared {
+            return;
+        }
+        let text = self.text;
+        let bytes = text.as_bytes();
+        let Ok((from, index)) = self.progress.lock().map(|progress| *progress) else {
             return;
         };
-        let text = self.text;
-        let before = &text.as_bytes()[..split];
-        // The line the quarter starts on, 1-based.
-        let line = 1 + memchr::memchr_iter(b'\n', before).count();
-        if line <= self.first_line || last() < line - 1 || self.taken.swap(true, Ordering::AcqRel) {
+        let middle = from + (bytes.len() - from) / 2;
+        let Some(split) = [&b"\n\n"[..], b"\n\r\n"].iter().find_map(|empty| {
+            memchr::memmem::find(&bytes[middle..], empty).map(|at| middle + at + empty.len())
+        }) else {
+            return;
+        };
+        if split >= bytes.len() {
+            return;
+        }
+        // The line the part starts on, 1-based.
+        let line = 1 + index + memchr::memchr_iter(b'\n', &bytes[from..split]).count();
+        if line <= self.first_line || last() < line - 1 {
+            return;
+        }
+        self.split.store(split, Ordering::Release);
+        if self.taken.swap(true, Ordering::AcqRel) {
             return;
         }
         // Told even if the scan below panics, so the other never waits for
         // nothing.
         let mut told = Tell(self, None);
-        let assumed = last_nonblank_before(text.as_bytes(), split, line - 1);
+        let assumed = last_nonblank_before(bytes, split, line - 1);
         let mut scanner = Scanner::new(text);
         scanner.anchors = false;
         scanner.last_nonblank = assumed;

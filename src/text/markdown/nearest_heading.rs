@@ -77,8 +77,8 @@ pub fn headings_until(text: &str, last: impl Fn() -> usize) -> HeadingsThrough<'
 
 /// [`headings_until`] on a large text, with a second thread's help: one
 /// thread calls [`SharedHeadings::scan`], and another, once it is free (its
-/// search done), calls [`SharedHeadings::help`] and scans the text's last
-/// quarter meanwhile. The result is the same as `headings_until`'s, whoever
+/// search done), calls [`SharedHeadings::help`] and scans the far half of
+/// what the first has left. The result is the same as `headings_until`'s, whoever
 /// does what (see [`blocks::SharedScan`]).
 ///
 /// ```
@@ -117,8 +117,8 @@ impl<'t> SharedHeadings<'t> {
         }
     }
 
-    /// Scans the last quarter of the text for [`SharedHeadings::scan`],
-    /// unless that is there already or will stop before it.
+    /// Scans the far half of what [`SharedHeadings::scan`] has left, unless
+    /// that scan is there already or will stop before it.
     pub fn help(&self, last: impl Fn() -> usize) {
         self.scan.help(last);
     }
@@ -318,12 +318,14 @@ mod tests {
     }
 
     /// How the two threads of a shared scan meet: the helper done before the
-    /// scan starts, after it ends, or both at once.
+    /// scan starts, after it ends, both at once, or the helper coming once
+    /// the scan is halfway (so it splits what is left, not the whole text).
     #[derive(Debug, Clone, Copy)]
     enum Meeting {
         HelperFirst,
         ScanFirst,
         Together,
+        Midway,
     }
 
     /// The shared scan's headings through `last` (named after `late` lines
@@ -349,6 +351,23 @@ mod tests {
                 s.spawn(|| shared.help(named));
                 shared.scan(named)
             }),
+            Meeting::Midway => {
+                let halfway = lines_of(text) / 2;
+                let done = std::sync::atomic::AtomicBool::new(false);
+                std::thread::scope(|s| {
+                    s.spawn(|| {
+                        while asked.load(std::sync::atomic::Ordering::Relaxed) < halfway
+                            && !done.load(std::sync::atomic::Ordering::Relaxed)
+                        {
+                            std::thread::yield_now();
+                        }
+                        shared.help(named);
+                    });
+                    let scan = shared.scan(named);
+                    done.store(true, std::sync::atomic::Ordering::Relaxed);
+                    scan
+                })
+            }
         };
         (1..=last)
             .filter_map(|line| scan.nearest(line).map(|h| (h.line, h.text)))
@@ -370,7 +389,7 @@ mod tests {
             frontmatter in any::<bool>(),
             crlf in any::<bool>(),
             late in prop::sample::select(vec![0usize, 3, 1000]),
-            meeting in prop::sample::select(vec![Meeting::HelperFirst, Meeting::ScanFirst, Meeting::Together]),
+            meeting in prop::sample::select(vec![Meeting::HelperFirst, Meeting::ScanFirst, Meeting::Together, Meeting::Midway]),
         ) {
             let text = document(&lines, frontmatter, crlf);
             for last in 1..=lines_of(&text) {
