@@ -103,6 +103,10 @@ pub(crate) struct SharedScan<'t> {
     /// assumed before it (`None` inside when the helper gave up).
     tail: Mutex<Option<Option<(Scan<'t>, usize)>>>,
     told: Condvar,
+    /// How many times the scan used the helper's part, for the tests to see
+    /// that it does (the result is the same either way).
+    #[cfg(test)]
+    pub(crate) tails_used: AtomicUsize,
 }
 
 /// Lines between two reports of a shared scan's progress: rare enough to
@@ -136,6 +140,8 @@ impl<'t> SharedScan<'t> {
             taken: AtomicBool::new(false),
             tail: Mutex::new(None),
             told: Condvar::new(),
+            #[cfg(test)]
+            tails_used: AtomicUsize::new(0),
         }
     }
 
@@ -157,13 +163,19 @@ impl<'t> SharedScan<'t> {
             {
                 *progress = (at, i);
             }
-            if self.split.load(Ordering::Acquire) == at
+            // Taken here first, the helper's part is this scan's; taken by
+            // the helper, it is waited for only if this scan is in the plain
+            // state the helper assumed (else it would scan it anyway).
+            if self.shared
+                && self.split.load(Ordering::Relaxed) == at
                 && self.taken.swap(true, Ordering::AcqRel)
-                && let Some((tail, assumed)) = self.wait_for_tail()
                 && scanner.containers.is_empty()
                 && scanner.leaf == Leaf::None
+                && let Some((tail, assumed)) = self.wait_for_tail()
                 && scanner.last_nonblank == assumed
             {
+                #[cfg(test)]
+                self.tails_used.fetch_add(1, Ordering::Relaxed);
                 let mut scan = scanner.finish(count);
                 let offset = scan.code_blocks.len();
                 scan.code_blocks
@@ -187,7 +199,7 @@ impl<'t> SharedScan<'t> {
 
     /// Scans the far half of what the scan has left, unless the scan got
     /// there first or will stop before it; meant for a second thread once it
-    /// is free.
+    /// is free. Only the first call helps; later ones return at once.
     pub(crate) fn help(&self, last: impl Fn() -> usize) {
         if !self.shared {
             return;
@@ -211,14 +223,23 @@ impl<'t> SharedScan<'t> {
         if line <= self.first_line || last() < line - 1 {
             return;
         }
-        self.split.store(split, Ordering::Release);
-        if self.taken.swap(true, Ordering::AcqRel) {
+        // Only the first helper chooses the split: a second one must not
+        // name a place the scan would wait at with nobody to tell it.
+        if self
+            .split
+            .compare_exchange(usize::MAX, split, Ordering::AcqRel, Ordering::Relaxed)
+            .is_err()
+            || self.taken.swap(true, Ordering::AcqRel)
+        {
             return;
         }
         // Told even if the scan below panics, so the other never waits for
         // nothing.
         let mut told = Tell(self, None);
-        let assumed = last_nonblank_before(bytes, split, line - 1);
+        // The scan never sees the lines before its first (frontmatter).
+        let assumed = Some(last_nonblank_before(bytes, split, line - 1))
+            .filter(|&line| line >= self.first_line)
+            .unwrap_or(0);
         let mut scanner = Scanner::new(text);
         scanner.anchors = false;
         scanner.last_nonblank = assumed;

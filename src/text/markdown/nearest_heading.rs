@@ -78,8 +78,8 @@ pub fn headings_until(text: &str, last: impl Fn() -> usize) -> HeadingsThrough<'
 /// [`headings_until`] on a large text, with a second thread's help: one
 /// thread calls [`SharedHeadings::scan`], and another, once it is free (its
 /// search done), calls [`SharedHeadings::help`] and scans the far half of
-/// what the first has left. The result is the same as `headings_until`'s, whoever
-/// does what (see [`blocks::SharedScan`]).
+/// what the first has left. The result is the same as `headings_until`'s,
+/// whoever does what (see [`blocks::SharedScan`]).
 ///
 /// ```
 /// use std::sync::atomic::{AtomicUsize, Ordering};
@@ -118,7 +118,8 @@ impl<'t> SharedHeadings<'t> {
     }
 
     /// Scans the far half of what [`SharedHeadings::scan`] has left, unless
-    /// that scan is there already or will stop before it.
+    /// that scan is there already or will stop before it. Only the first
+    /// call helps.
     pub fn help(&self, last: impl Fn() -> usize) {
         self.scan.help(last);
     }
@@ -352,26 +353,51 @@ mod tests {
                 shared.scan(named)
             }),
             Meeting::Midway => {
+                // The helper runs inside the scan's own question for the
+                // line, halfway through, so it always comes then.
                 let halfway = lines_of(text) / 2;
-                let done = std::sync::atomic::AtomicBool::new(false);
-                std::thread::scope(|s| {
-                    s.spawn(|| {
-                        while asked.load(std::sync::atomic::Ordering::Relaxed) < halfway
-                            && !done.load(std::sync::atomic::Ordering::Relaxed)
-                        {
-                            std::thread::yield_now();
-                        }
+                let scanned = std::sync::atomic::AtomicUsize::new(0);
+                let scan_named = || {
+                    if scanned.fetch_add(1, std::sync::atomic::Ordering::Relaxed) == halfway {
                         shared.help(named);
-                    });
-                    let scan = shared.scan(named);
-                    done.store(true, std::sync::atomic::Ordering::Relaxed);
-                    scan
-                })
+                    }
+                    named()
+                };
+                shared.scan(scan_named)
             }
         };
         (1..=last)
             .filter_map(|line| scan.nearest(line).map(|h| (h.line, h.text)))
             .collect()
+    }
+
+    #[test]
+    fn a_helper_coming_midway_scans_the_far_half_of_what_is_left_and_is_used() {
+        let text = "# Top\n\n".to_string()
+            + &(1..=40)
+                .map(|k| format!("## Part {k}\n\nSome text {k}.\nMore text.\n\n"))
+                .collect::<String>();
+        let lines = lines_of(&text);
+        let shared = SharedHeadings::new(&text);
+        let asked = std::sync::atomic::AtomicUsize::new(0);
+        let scan = shared.scan(|| {
+            if asked.fetch_add(1, std::sync::atomic::Ordering::Relaxed) == lines / 2 {
+                shared.help(|| usize::MAX);
+            }
+            usize::MAX
+        });
+        assert_eq!(
+            shared
+                .scan
+                .tails_used
+                .load(std::sync::atomic::Ordering::Relaxed),
+            1
+        );
+        let alone = headings_until(&text, || usize::MAX);
+        for line in 1..=lines {
+            assert_eq!(scan.nearest(line), alone.nearest(line), "line {line}");
+        }
+        assert_eq!(scan.nearest(lines).unwrap().text, "Part 40");
     }
 
     /// The same from [`headings_until`] alone.
