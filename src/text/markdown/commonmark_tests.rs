@@ -332,6 +332,15 @@ proptest! {
     fn crlf_gives_the_same_outline(text in document()) {
         prop_assert_eq!(parse(&text.replace('\n', "\r\n")), parse(&text));
     }
+
+    #[test]
+    fn the_scanners_shortcuts_find_what_its_general_path_finds(text in document(), crlf in any::<bool>()) {
+        let text = if crlf { text.replace('\n', "\r\n") } else { text };
+        prop_assert_eq!(
+            format!("{:?}", super::blocks::scan(&text, 1)),
+            format!("{:?}", super::blocks::scan_general_only(&text, 1))
+        );
+    }
 }
 
 /// Where pulldown-cmark departs from CommonMark, the outline follows the
