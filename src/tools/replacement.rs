@@ -311,29 +311,7 @@ pub fn plan_replace(
             .suggest("Use only characters the file's encoding can hold")
     })?;
 
-    // Where each replacement and each untouched match ends up in the new file.
-    let mut shift: isize = 0;
-    let mut spans = Vec::new();
-    let mut other_lines = Vec::new();
-    // `chosen` and `splices` are in match order, so they are walked in step.
-    let mut next_chosen = chosen.iter().zip(&splices).peekable();
-    for (i, m) in matches.iter().enumerate() {
-        let new_start = (m.start as isize + shift) as usize;
-        if let Some(&(_, splice)) = next_chosen.peek().filter(|(c, _)| **c == i) {
-            next_chosen.next();
-            let splice = splice.text.len();
-            let start_line = after.lines().line_of_offset(new_start);
-            let end_line = if splice == 0 {
-                start_line
-            } else {
-                after.lines().line_of_offset(new_start + splice - 1)
-            };
-            spans.push(LineSpan::new(start_line, end_line));
-            shift += splice as isize - m.len() as isize;
-        } else {
-            other_lines.push(after.lines().line_of_offset(new_start));
-        }
-    }
+    let (spans, other_lines) = places_in_new(text, &after, &matches, &lines, &chosen, &splices);
     let others_note = (!other_lines.is_empty()).then(|| {
         format!(
             "{} other occurrence{} found at line{} {}",
@@ -353,6 +331,59 @@ pub fn plan_replace(
         eol_note,
     };
     Ok((after, plan))
+}
+
+/// Where each replacement (`chosen` matches, replaced by `splices`) and each
+/// untouched match ends up in `after`: the lines of the replacements, and
+/// the line of every other match. `lines` are the matches' lines in `text`,
+/// the old text.
+///
+/// Each line is the match's old line, moved by the line breaks the earlier
+/// replacements added or took away: counted from the old text's index, so
+/// that the new text's is not built here, on the way to the write, but
+/// beside it.
+fn places_in_new(
+    text: &str,
+    after: &Document,
+    matches: &[std::ops::Range<usize>],
+    lines: &[usize],
+    chosen: &[usize],
+    splices: &[Splice],
+) -> (Vec<LineSpan>, Vec<usize>) {
+    let breaks = |text: &str| memchr::memchr_iter(b'\n', text.as_bytes()).count() as isize;
+    let (mut shift, mut line_shift): (isize, isize) = (0, 0);
+    let mut spans = Vec::new();
+    let mut other_lines = Vec::new();
+    // `chosen` and `splices` are in match order, so they are walked in step.
+    let mut next_chosen = chosen.iter().zip(splices).peekable();
+    for (i, m) in matches.iter().enumerate() {
+        let start_line = (lines[i] as isize + line_shift) as usize;
+        if let Some(&(_, splice)) = next_chosen.peek().filter(|(c, _)| **c == i) {
+            next_chosen.next();
+            let written = &splice.text;
+            let new_start = (m.start as isize + shift) as usize;
+            let (start_line, end_line) = match written.len() {
+                // Nothing written at the very end: the end of the text
+                // belongs to its last line, which only the new index knows.
+                0 if new_start >= after.text().len() => {
+                    let line = after.lines().line_of_offset(new_start);
+                    (line, line)
+                }
+                0 => (start_line, start_line),
+                // The line of the written text's last byte.
+                len => (
+                    start_line,
+                    start_line + breaks(&written[..len - 1]) as usize,
+                ),
+            };
+            spans.push(LineSpan::new(start_line, end_line));
+            shift += written.len() as isize - m.len() as isize;
+            line_shift += breaks(written) - breaks(&text[m.clone()]);
+        } else {
+            other_lines.push(start_line);
+        }
+    }
+    (spans, other_lines)
 }
 
 /// `text` with every line break made `eol`.
@@ -478,5 +509,72 @@ mod tests {
             "oldText was not found in f; nothing was written"
         );
         assert!(err.suggestions[0].contains("differs only in letter case is at line 2"));
+    }
+
+    /// The lines [`places_in_new`] gives, found the plain way: from the new
+    /// text's own index.
+    fn places_by_new_index(
+        after: &Document,
+        matches: &[std::ops::Range<usize>],
+        chosen: &[usize],
+        splices: &[Splice],
+    ) -> (Vec<LineSpan>, Vec<usize>) {
+        let line = |offset: usize| after.lines().line_of_offset(offset);
+        let (mut shift, mut spans, mut others) = (0isize, Vec::new(), Vec::new());
+        for (i, m) in matches.iter().enumerate() {
+            let new_start = (m.start as isize + shift) as usize;
+            match chosen.iter().position(|&c| c == i) {
+                Some(k) => {
+                    let len = splices[k].text.len();
+                    let end = if len == 0 {
+                        line(new_start)
+                    } else {
+                        line(new_start + len - 1)
+                    };
+                    spans.push(LineSpan::new(line(new_start), end));
+                    shift += len as isize - m.len() as isize;
+                }
+                None => others.push(line(new_start)),
+            }
+        }
+        (spans, others)
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+        #[test]
+        fn lines_in_the_new_text_are_counted_as_its_own_index_finds_them(
+            text in "[ab\n\r]{1,40}",
+            cuts in proptest::collection::vec((0usize..40, 0usize..6, proptest::option::of("[ab\n\r]{0,6}")), 0..6),
+        ) {
+            // Matches: disjoint ranges in order; `Some` ones are replaced.
+            let mut matches = Vec::new();
+            let mut written = Vec::new();
+            let mut from = 0;
+            let mut sorted = cuts.clone();
+            sorted.sort_by_key(|c| c.0);
+            for (at, len, new) in sorted {
+                let start = at.max(from);
+                let end = (start + len.max(1)).min(text.len());
+                if start >= end {
+                    continue;
+                }
+                matches.push(start..end);
+                written.push(new);
+                from = end;
+            }
+            let chosen: Vec<usize> = (0..matches.len()).filter(|&i| written[i].is_some()).collect();
+            let splices: Vec<Splice> = chosen
+                .iter()
+                .map(|&i| Splice::new(matches[i].clone(), written[i].clone().unwrap()))
+                .collect();
+            let before = doc(&text);
+            let after = before.apply(&splices).unwrap();
+            let lines: Vec<usize> = matches.iter().map(|m| before.lines().line_of_offset(m.start)).collect();
+            proptest::prop_assert_eq!(
+                places_in_new(&text, &after, &matches, &lines, &chosen, &splices),
+                places_by_new_index(&after, &matches, &chosen, &splices)
+            );
+        }
     }
 }

@@ -379,6 +379,43 @@ impl<'w> Transaction<'w> {
         &self.new_folders[index]
     }
 
+    /// Works out the hashes and line indexes the reply and the record need:
+    /// the new contents', and the old ones' when `before` (the record keeps
+    /// them). Each side hashes on a thread of its own when the change is
+    /// large, since hashing, not the disk, is then the longest step.
+    fn hash_both_sides(&self, change: &Change, changed: &[usize], before: bool) {
+        let olds = || {
+            for &i in changed {
+                if self.files[i].path.exists {
+                    self.files[i].doc.hash();
+                }
+            }
+        };
+        let news = || {
+            for after in changed.iter().filter_map(|&i| change.contents[i].as_ref()) {
+                after.hash();
+                after.lines();
+            }
+        };
+        let large = changed
+            .iter()
+            .filter_map(|&i| change.contents[i].as_ref())
+            .map(|after| after.byte_len())
+            .sum::<usize>()
+            >= super::PARALLEL_MIN_BYTES;
+        match (before, large) {
+            (false, _) => news(),
+            (true, false) => {
+                olds();
+                news();
+            }
+            (true, true) => std::thread::scope(|scope| {
+                scope.spawn(olds);
+                news();
+            }),
+        }
+    }
+
     /// Writes `change` (unless `write` is false: a dry run), records it, and
     /// releases the locks. On failure nothing is changed, or the error says
     /// exactly what could not be put back.
@@ -412,17 +449,8 @@ impl<'w> Transaction<'w> {
             // writes and syncs.
             let (applied, entries) = std::thread::scope(|scope| {
                 let prepare = scope.spawn(|| {
-                    if options.enabled {
-                        Some(self.entries(&change, &changed))
-                    } else {
-                        for &i in &changed {
-                            if let Some(after) = &change.contents[i] {
-                                after.hash();
-                                after.lines();
-                            }
-                        }
-                        None
-                    }
+                    self.hash_both_sides(&change, &changed, options.enabled);
+                    options.enabled.then(|| self.entries(&change, &changed))
                 });
                 let applied = self.apply(&change, &changed);
                 (
