@@ -350,7 +350,7 @@ fn places_in_new(
     chosen: &[usize],
     splices: &[Splice],
 ) -> (Vec<LineSpan>, Vec<usize>) {
-    let breaks = |text: &str| memchr::memchr_iter(b'\n', text.as_bytes()).count() as isize;
+    let breaks = |bytes: &[u8]| memchr::memchr_iter(b'\n', bytes).count() as isize;
     let (mut shift, mut line_shift): (isize, isize) = (0, 0);
     let mut spans = Vec::new();
     let mut other_lines = Vec::new();
@@ -373,12 +373,12 @@ fn places_in_new(
                 // The line of the written text's last byte.
                 len => (
                     start_line,
-                    start_line + breaks(&written[..len - 1]) as usize,
+                    start_line + breaks(&written.as_bytes()[..len - 1]) as usize,
                 ),
             };
             spans.push(LineSpan::new(start_line, end_line));
             shift += written.len() as isize - m.len() as isize;
-            line_shift += breaks(written) - breaks(&text[m.clone()]);
+            line_shift += breaks(written.as_bytes()) - breaks(&text.as_bytes()[m.clone()]);
         } else {
             other_lines.push(start_line);
         }
@@ -478,6 +478,19 @@ mod tests {
     }
 
     #[test]
+    fn new_text_ending_in_a_wide_character_is_placed_on_its_line() {
+        let d = doc("tea\ncafe\nmilk\ncafe\n");
+        let (after, plan) =
+            plan_replace(&d, "cafe", "café\nau lait ☕", Some(Occurrence::First), "f").unwrap();
+        assert_eq!(after.text(), "tea\ncafé\nau lait ☕\nmilk\ncafe\n");
+        assert_eq!(plan.spans, vec![LineSpan::new(2, 3)]);
+        assert_eq!(
+            plan.others_note.as_deref(),
+            Some("1 other occurrence found at line 5")
+        );
+    }
+
+    #[test]
     fn new_text_gets_the_files_line_endings() {
         let d = doc("one\r\ntwo\r\nthree\r\n");
         let (after, plan) = plan_replace(&d, "one\ntwo\n", "uno\ndos\n", None, "f").unwrap();
@@ -544,8 +557,8 @@ mod tests {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
         #[test]
         fn lines_in_the_new_text_are_counted_as_its_own_index_finds_them(
-            text in "[ab\n\r]{1,40}",
-            cuts in proptest::collection::vec((0usize..40, 0usize..6, proptest::option::of("[ab\n\r]{0,6}")), 0..6),
+            text in "[ab\n\ré]{1,40}",
+            cuts in proptest::collection::vec((0usize..40, 0usize..6, proptest::option::of("[ab\n\ré]{0,6}")), 0..6),
         ) {
             // Matches: disjoint ranges in order; `Some` ones are replaced.
             let mut matches = Vec::new();
@@ -554,8 +567,14 @@ mod tests {
             let mut sorted = cuts.clone();
             sorted.sort_by_key(|c| c.0);
             for (at, len, new) in sorted {
-                let start = at.max(from);
-                let end = (start + len.max(1)).min(text.len());
+                let boundary = |mut at: usize| {
+                    while !text.is_char_boundary(at) {
+                        at += 1;
+                    }
+                    at
+                };
+                let start = boundary(at.max(from).min(text.len()));
+                let end = boundary((start + len.max(1)).min(text.len()));
                 if start >= end {
                     continue;
                 }

@@ -399,8 +399,10 @@ impl<'w> Transaction<'w> {
         };
         let large = changed
             .iter()
-            .filter_map(|&i| change.contents[i].as_ref())
-            .map(|after| after.byte_len())
+            .map(|&i| {
+                let after = change.contents[i].as_ref().map_or(0, |d| d.byte_len());
+                after.max(self.files[i].doc.byte_len())
+            })
             .sum::<usize>()
             >= super::PARALLEL_MIN_BYTES;
         match (before, large) {
