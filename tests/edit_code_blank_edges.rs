@@ -175,3 +175,53 @@ fn a_trailing_blank_line_the_file_lacks_and_new_content_keeps_is_not_written() {
         Err(other) => panic!("{other}"),
     }
 }
+
+/// A file without a final newline whose last lines are `block`, after
+/// `blanks` blank lines, with `eol` line breaks.
+fn ending_with(block: &[&str], blanks: usize, eol: &str) -> (String, String) {
+    let head = [
+        "import threading",
+        "",
+        "",
+        "def low_stock(items, threshold=3):",
+    ]
+    .join(eol)
+        + eol
+        + "    return [item for item in items if item.count < threshold]"
+        + eol;
+    let kept = head + &eol.repeat(blanks);
+    (kept.clone(), kept + &block.join(eol))
+}
+
+proptest::proptest! {
+    /// Removing the last lines of a file without a final newline takes them
+    /// and the one line break before them, so that the file still ends
+    /// without one, whether the search is exact or not and however many
+    /// blank lines stand before them: never a second break (a blank line the
+    /// caller did not remove).
+    #[test]
+    fn removing_the_last_lines_takes_one_line_break_before_them(
+        blanks in 0usize..4,
+        crlf in proptest::bool::ANY,
+        exact in proptest::bool::ANY,
+        lines in 1usize..4,
+    ) {
+        let eol = if crlf { "\r\n" } else { "\n" };
+        let block = [
+            "def restock(items, name, count):",
+            "    for item in items:",
+            "        if item.name == name:",
+        ];
+        let block = &block[..lines];
+        let (kept, file) = ending_with(block, blanks, eol);
+        let search = if exact {
+            block.join("\n")
+        } else {
+            // One line indented otherwise: not an exact match.
+            block.join("\n").replacen("def restock", " def restock", 1)
+        };
+        let written = apply(&file, &search, "").unwrap();
+        let expected = kept.strip_suffix(eol).unwrap().to_string();
+        proptest::prop_assert_eq!(written, expected);
+    }
+}

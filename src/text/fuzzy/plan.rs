@@ -118,7 +118,10 @@ fn finish(
 
 /// Removing the last text of a file that has no final newline would leave
 /// the newline before it at the end: take it away too, from the text before
-/// (a literal replacement that empties the end of a file).
+/// (a literal replacement that empties the end of a file). One line break,
+/// and only if the edit does not take one already: a tolerant edit's render
+/// takes it, and a blank line before the removed lines is not the caller's
+/// to lose.
 fn keep_missing_final_newline(text: &str, edits: &mut [PlannedEdit]) {
     if text.ends_with('\n') {
         return;
@@ -130,7 +133,8 @@ fn keep_missing_final_newline(text: &str, edits: &mut [PlannedEdit]) {
         return;
     }
     let start = last.splice.range.start;
-    if start == 0 || !text[..start].ends_with('\n') {
+    let takes_a_break = text[start..].starts_with('\n') || text[start..].starts_with("\r\n");
+    if start == 0 || !text[..start].ends_with('\n') || takes_a_break {
         return;
     }
     last.splice.range.start -= if text[..start].ends_with("\r\n") {
