@@ -139,7 +139,7 @@ fn edit_of(
                 words,
             })),
         },
-        Clash::KeptDiffer(kept) => Refusal::NotFound {
+        Clash::KeptDiffer(kept, still_in_file) => Refusal::NotFound {
             best: Some(ctx.candidate(&region, score, &adjustments)),
             diff: ctx.diff_against(&prepared.reading.search, &region),
             threshold: ctx.threshold(),
@@ -149,6 +149,7 @@ fn edit_of(
                     .iter()
                     .map(|&(s, f)| (s + 1, f.map(|f| f + 1)))
                     .collect(),
+                still_in_file,
             })),
         },
     })?;

@@ -139,7 +139,19 @@ pub(crate) fn is_typo(a: &str, b: &str) -> bool {
         };
         return letters(a) == letters(b);
     }
-    pa.iter().zip(&pb).all(|(x, y)| x == y || typo_apart(x, y))
+    pa.iter()
+        .zip(&pb)
+        .all(|(x, y)| x == y || (typo_apart(x, y) && !affixed(x, y)))
+}
+
+/// Whether one of two parts is the other with two or more characters added
+/// at its start or its end (`serialize`, `deserialize`; `load`, `loaded`): a
+/// slip of the hand changes a character or two inside a word, a prefix or a
+/// suffix makes another word of it.
+fn affixed(a: &str, b: &str) -> bool {
+    let (short, long) = if a.len() < b.len() { (a, b) } else { (b, a) };
+    short.chars().count() + 2 <= long.chars().count()
+        && (long.starts_with(short) || long.ends_with(short))
 }
 
 /// How alike the canonical lines `a` and `b` are.
@@ -318,6 +330,15 @@ mod tests {
             likeness("connect(host, port)", "connect(hostname, port)"),
             Likeness::Differs
         );
+        assert_eq!(
+            likeness("fn test_serialize() {", "fn test_deserialize() {"),
+            Likeness::Differs
+        );
+        assert_eq!(
+            likeness("x.registered(a)", "x.register(a)"),
+            Likeness::Differs
+        );
+        assert_eq!(likeness("x.regsiter(a)", "x.register(a)"), Likeness::Noise);
     }
 
     #[test]

@@ -83,8 +83,9 @@ pub(crate) enum Clash {
     /// Line `t` of `new_content` is a marker with no marker of the search.
     MarkerInNew { t: usize },
     /// Lines `new_content` keeps that the file contradicts, as (search line,
-    /// file line it was paired with, if any).
-    KeptDiffer(Vec<(usize, Option<usize>)>),
+    /// file line it was paired with, if any), and a word the caller
+    /// remembers on such a line that the file still has elsewhere.
+    KeptDiffer(Vec<(usize, Option<usize>)>, Option<String>),
     /// The search's typos are one character change made in several words:
     /// the caller's texts went through a transformation, as (the change,
     /// the words as searched and as in the file).
@@ -313,7 +314,20 @@ impl Sides<'_, '_> {
                     if self.file.iter().filter(|row| row.key == self.file[f].key).take(2).count() == 1)
         });
         if kept_differ.len() > COSTS.stale_kept || (!kept_differ.is_empty() && !confirmed) {
-            return Err(Clash::KeptDiffer(kept_differ));
+            return Err(Clash::KeptDiffer(kept_differ, None));
+        }
+        // A line remembered stale is the file's line changed since the
+        // caller read it, so the words the caller remembers there are gone
+        // from the file. One the file still has elsewhere (`_AppendAction`
+        // where the line reads `_StoreAction`) shows another block, a
+        // look-alike of the caller's, as a misspelling the file has as a
+        // word shows another word.
+        let remembered = kept_differ.iter().find_map(|&(s, f)| match ours[s] {
+            Ours::Pair(paired, _) if Some(paired) == f => self.remembered_in_file(s, paired),
+            _ => None,
+        });
+        if let Some(word) = remembered {
+            return Err(Clash::KeptDiffer(kept_differ, Some(word)));
         }
         // Blank lines taken from the file in a run keep their order there.
         let mut k = 0;
@@ -401,6 +415,48 @@ impl Sides<'_, '_> {
     }
 
     /// Whether `word` is a word of some line of the file.
+    /// A word of search line `s` that file line `f`, paired with it, lacks,
+    /// when the two lines differ in names the file both has elsewhere: every
+    /// word (of two characters or more) that one line has and the other
+    /// lacks occurs on some other line of the file. A rename since the
+    /// caller read the line leaves the old name gone or the new one new; two
+    /// names both in use are two things, and the line is a sibling's.
+    fn remembered_in_file(&self, s: usize, f: usize) -> Option<String> {
+        fn words(line: &str) -> Vec<&str> {
+            line.split(' ')
+                .filter(|w| w.chars().count() > 1)
+                .filter(|w| w.starts_with(|c: char| c.is_alphabetic() || c == '_'))
+                .collect()
+        }
+        let (mine, theirs) = (words(&self.base[s].key), words(&self.file[f].key));
+        let only_mine: Vec<&str> = mine
+            .iter()
+            .copied()
+            .filter(|w| !theirs.contains(w))
+            .collect();
+        let only_theirs = theirs.iter().filter(|w| !mine.contains(w));
+        let elsewhere = |w: &&str| {
+            self.file
+                .iter()
+                .enumerate()
+                .any(|(k, row)| k != f && row.key.split(' ').any(|x| x == *w))
+        };
+        // The caller's whole line beside the one it is read as: the caller
+        // showed that line twice, not this one stale.
+        let key = &self.base[s].key;
+        let beside = [f.checked_sub(1), Some(f + 1)];
+        if let Some(k) = beside
+            .into_iter()
+            .flatten()
+            .find(|&k| self.file.get(k).is_some_and(|row| row.key == *key))
+        {
+            return Some(self.file[k].raw.trim().to_string());
+        }
+        let first = only_mine.first()?;
+        (only_mine.iter().all(elsewhere) && only_theirs.clone().all(elsewhere))
+            .then(|| first.to_string())
+    }
+
     fn file_has_word(&self, word: &str) -> bool {
         self.file
             .iter()

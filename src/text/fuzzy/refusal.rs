@@ -92,6 +92,11 @@ pub enum Unfound {
         /// The lines: (line of `search_context`, file line it was paired
         /// with, if any), 1-based.
         lines: Vec<(usize, Option<usize>)>,
+        /// What search_context has on such a line that the file still has
+        /// elsewhere (a word, or the whole line just beside it): the file
+        /// did not change the line away, so it is another block's.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        still_in_file: Option<String>,
     },
     /// The words `search_context` misspells share one character change:
     /// the caller's texts went through a transformation, so the lines
@@ -309,7 +314,11 @@ impl fmt::Display for Refusal {
                 reason: Some(r),
                 ..
             } if matches!(**r, Unfound::KeptLinesDiffer { .. }) => {
-                let Unfound::KeptLinesDiffer { lines } = &**r else {
+                let Unfound::KeptLinesDiffer {
+                    lines,
+                    still_in_file,
+                } = &**r
+                else {
                     unreachable!("kept lines")
                 };
                 let at: Vec<String> = lines
@@ -322,7 +331,17 @@ impl fmt::Display for Refusal {
                     .collect();
                 // One stale line is refused only where no kept line is
                 // found there alone; the rule the caller needs differs.
-                let (count, why) = if lines.len() == 1 {
+                let remembered;
+                let (count, why) = if let Some(word) = still_in_file {
+                    remembered = format!(
+                        "Where a line was changed since it was read, what search_context \
+                         remembers there is gone from the file; `{}` is still in it, so these \
+                         lines may be a look-alike of the block meant, which may be gone or \
+                         elsewhere",
+                        crate::text::excerpt::brief(word)
+                    );
+                    (format!("{} line", lines.len()), remembered.as_str())
+                } else if lines.len() == 1 {
                     (
                         "1 line".to_string(),
                         "One stale line is tolerated only beside a kept line that the file has \

@@ -79,7 +79,7 @@ pub(super) fn describe(refusal: &Refusal, shift: usize) -> String {
             reason: Some(r),
             ..
         } if matches!(**r, Unfound::KeptLinesDiffer { .. }) => {
-            let Unfound::KeptLinesDiffer { lines } = &**r else {
+            let Unfound::KeptLinesDiffer { lines, .. } = &**r else {
                 unreachable!("kept lines")
             };
             let listed: Vec<String> = lines.iter().map(|(s, _)| s.to_string()).collect();

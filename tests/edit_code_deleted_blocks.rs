@@ -1,0 +1,136 @@
+//! A block deleted on disk while a look-alike sibling stays: the search
+//! describes the deleted block, and the sibling reads the same but for a
+//! name on one line. A line remembered stale is the file's line changed
+//! since the caller read it, so what the caller remembers there is gone from
+//! the file; when the file still has it (the other class's name, the line
+//! itself just beside), the lines are another block's and the edit is
+//! refused. Found on real files by `cargo bench --bench edit_code_unseen`
+//! (argparse.py, uuid's borsh tests, libstdc++'s enable_special_members.h,
+//! an OpenSSL header).
+
+#[path = "edit_outcome/mod.rs"]
+mod edit_outcome;
+
+use edit_outcome::apply;
+use mcp_server_text::text::fuzzy::{Refusal, Unfound};
+use proptest::prelude::*;
+
+/// Action classes whose constructors differ in the class name alone.
+fn actions(names: &[&str]) -> String {
+    let mut out = String::from("import sys\n\n");
+    for name in names {
+        out.push_str(&format!(
+            "class {name}(Action):\n    def __init__(self, option_strings, dest, nargs=None):\n        super({name}, self).__init__(\n            option_strings=option_strings,\n            dest=dest,\n            nargs=nargs)\n\n"
+        ));
+    }
+    out.push_str("def register(reg):\n");
+    for name in names {
+        out.push_str(&format!("    reg.add({name})\n"));
+    }
+    out
+}
+
+fn still_in_file(refusal: &Refusal) -> Option<String> {
+    match refusal {
+        Refusal::NotFound {
+            reason: Some(r), ..
+        } => match &**r {
+            Unfound::KeptLinesDiffer { still_in_file, .. } => still_in_file.clone(),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+const SEARCH: &str = "        super(_AppendAction, self).__init__(\n            option_strings=option_strings,\n            dest=dest,\n            nargs=nargs)\n";
+const NEW: &str = "        super(_AppendAction, self).__init__(\n            option_strings=option_strings,\n            dest=dest_next,\n            nargs=nargs)\n";
+
+#[test]
+fn a_sibling_that_names_another_class_of_the_file_is_not_edited() {
+    // `_AppendAction`'s constructor is gone; the class name is still used
+    // in `register`, and `_StoreAction`'s constructor reads the same but
+    // for its name.
+    let file = actions(&["_StoreAction", "_AppendAction"]).replacen(
+        "        super(_AppendAction, self).__init__(\n            option_strings=option_strings,\n            dest=dest,\n            nargs=nargs)\n",
+        "        pass\n",
+        1,
+    );
+    let refusal = apply(&file, SEARCH, NEW).unwrap_err();
+    assert_eq!(still_in_file(&refusal).as_deref(), Some("_AppendAction"));
+    let message = refusal.to_string();
+    assert!(
+        message.contains("`_AppendAction` is still in it"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_line_renamed_since_it_was_read_is_still_tolerated() {
+    // The file renamed `_AppendAction` to `_AppendListAction` everywhere:
+    // the caller's name is gone, so its line is a stale memory of this one.
+    let file = actions(&["_AppendListAction"]);
+    let got = apply(&file, SEARCH, NEW).unwrap();
+    let want = file.replacen(
+        "super(_AppendListAction, self).__init__(\n            option_strings=option_strings,\n            dest=dest,",
+        "super(_AppendListAction, self).__init__(\n            option_strings=option_strings,\n            dest=dest_next,",
+        1,
+    );
+    assert_eq!(got, want);
+}
+
+#[test]
+fn a_prefix_is_another_word_not_a_typo() {
+    // `test_serialize` is gone; `test_deserialize` has the same next lines.
+    let file = "#[test]\nfn test_serialize_twice() {\n    let s = \"f9168c5e\";\n    check(s);\n}\n\n#[test]\nfn test_deserialize() {\n    let uuid_str = \"f9168c5e-ceb2-4faa\";\n    let uuid = Uuid::parse_str(uuid_str).unwrap();\n    assert!(uuid.is_nil());\n}\n";
+    let search = "fn test_serialize() {\n    let uuid_str = \"f9168c5e-ceb2-4faa\";\n    let uuid = Uuid::parse_str(uuid_str).unwrap();\n";
+    let new = "fn test_serialize_next() {\n    let uuid_str = \"f9168c5e-ceb2-4faa\";\n    let uuid = Uuid_next::parse_str(uuid_str).unwrap();\n";
+    assert!(apply(file, search, new).is_err());
+}
+
+#[test]
+fn a_line_the_search_shows_twice_is_not_read_as_the_next_line_stale() {
+    // The search repeats `new_null` where the file has it once and then
+    // `new_reserve`: where the caller's added line goes depends on which.
+    let head = "#define sk_MSG_num(sk) OPENSSL_sk_num(ossl_check_const_MSG_sk_type(sk))\n#define sk_MSG_value(sk, idx) ((MSG *)OPENSSL_sk_value(ossl_check_const_MSG_sk_type(sk), (idx)))\n#define sk_MSG_new(cmp) ((STACK_OF(MSG) *)OPENSSL_sk_new(ossl_check_MSG_compfunc_type(cmp)))\n";
+    let null = "#define sk_MSG_new_null() ((STACK_OF(MSG) *)OPENSSL_sk_new_null())\n";
+    let file = format!(
+        "{head}{null}#define sk_MSG_new_reserve(cmp, n) ((STACK_OF(MSG) *)OPENSSL_sk_new_reserve(ossl_check_MSG_compfunc_type(cmp), (n)))\n#define sk_MSG_free(sk) OPENSSL_sk_free(ossl_check_MSG_sk_type(sk))\n"
+    );
+    let search = format!("{head}{null}{null}");
+    let new = format!(
+        "{}{null}{null}// checked again below\n",
+        head.replace("type(cmp)))", "type(cmp_next)))")
+    );
+    let (file, search, new) = (file.as_str(), search.as_str(), new.as_str());
+    let refusal = apply(file, search, new).unwrap_err();
+    assert_eq!(
+        still_in_file(&refusal).as_deref(),
+        Some("#define sk_MSG_new_null() ((STACK_OF(MSG) *)OPENSSL_sk_new_null())")
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Whichever class's constructor is deleted, and whichever line the
+    /// caller changes, the edit never lands on a sibling.
+    #[test]
+    fn a_deleted_constructor_s_siblings_are_never_edited(
+        count in 2usize..5,
+        gone in 0usize..4,
+        changed in 1usize..4,
+        suffix in "[a-z]{1,6}",
+    ) {
+        let names: Vec<String> = (0..count).map(|k| format!("Kind{k}{suffix}Action")).collect();
+        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+        let gone = &names[gone % count];
+        let body = |name: &str| format!("        super({name}, self).__init__(\n            option_strings=option_strings,\n            dest=dest,\n            nargs=nargs)\n");
+        let file = actions(&refs).replacen(&body(gone), "        pass\n", 1);
+        let search = body(gone);
+        let mut lines: Vec<String> = search.lines().map(str::to_string).collect();
+        lines[changed] = format!("{}  # changed", lines[changed]);
+        let new = lines.join("\n") + "\n";
+        let got = apply(&file, &search, &new);
+        prop_assert!(got.is_err(), "edited a sibling:\n{}", got.unwrap());
+    }
+}
