@@ -151,8 +151,13 @@ impl<'a> Fitted<'a> {
     /// `new_content` writes out before the search's first line or after its
     /// last.
     fn written_out_past(&mut self, file: &[Row<'a>], diff: Algorithm) {
-        let bk: Vec<&str> = self.base.iter().map(|r| r.key.as_str()).collect();
-        let tk: Vec<&str> = self.theirs.iter().map(|r| r.key.as_str()).collect();
+        // Lines as written, not by their keys alone: where the search's last
+        // line pairs is where new_content goes on past it, and a key that
+        // drops the spaces inside a line pairs it with a copy that has other
+        // spaces (a row of an ASCII drawing, `|   |` for `|     |`).
+        let written = |r: &Row<'_>| format!("{}\u{3}{}", r.key, r.raw.trim());
+        let bk: Vec<String> = self.base.iter().map(written).collect();
+        let tk: Vec<String> = self.theirs.iter().map(written).collect();
         let ops = capture_diff_slices(diff, &bk, &tk);
         let region = self.alignment.region.clone();
         // After the last line.
