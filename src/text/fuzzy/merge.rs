@@ -140,7 +140,8 @@ const MARKER_KEY: &str = "\u{1}marker";
 
 /// `keys` with each line's text (less its indentation) added: two lines
 /// alike but for the spaces between their words have one key and two fine
-/// keys.
+/// keys. A blank line's fine key is its whitespace: of a blank line and a
+/// line of spaces, the caller's copy of each pairs with its own.
 fn fine_keys<'r, 't: 'r>(
     rows: impl IntoIterator<Item = &'r Row<'t>>,
     keys: &[String],
@@ -148,8 +149,10 @@ fn fine_keys<'r, 't: 'r>(
     rows.into_iter()
         .zip(keys)
         .map(|(row, key)| {
-            if key.is_empty() || key == MARKER_KEY {
+            if key == MARKER_KEY {
                 key.clone()
+            } else if key.is_empty() {
+                format!("\u{3}{}", row.raw.trim_end_matches(['\r', '\n']))
             } else {
                 format!("{key}\u{3}{}", row.raw.trim())
             }
