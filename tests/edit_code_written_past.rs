@@ -106,3 +106,32 @@ proptest::proptest! {
         intended_or_refused(apply(&file, &search.concat(), &new.concat()), &want);
     }
 }
+
+/// A test that repeats one block three times; the search leaves out a line
+/// near its start and shows the first repetition and the start of the
+/// second, and new_content writes all three out, changing the second. Read
+/// with the shortest left-out run, the search ends at the first repetition
+/// and new_content's third is an insertion: three lines the file has right
+/// past the match were written a second time (futures' select_all test,
+/// drift bench). Which repetition the search ends at is not in the
+/// caller's texts; the lines they write out that the file has just past the
+/// match show it does not end there, so the edit is refused.
+#[test]
+fn lines_written_again_that_the_file_has_just_past_the_match_are_refused() {
+    let file = "use std::collections::HashSet;\n\n#[test]\nfn smoke() {\n    let v = vec![ready(1), ready(2), ready(3)];\n\n    let mut c = vec![1, 2, 3].into_iter().collect::<HashSet<_>>();\n\n    let (i, idx, v) = block_on(select_all(v));\n    assert!(c.remove(&i));\n    assert_eq!(idx, 0);\n\n    let (i, idx, v) = block_on(select_all(v));\n    assert!(c.remove(&i));\n    assert_eq!(idx, 0);\n\n    let (i, idx, v) = block_on(select_all(v));\n    assert!(c.remove(&i));\n    assert_eq!(idx, 0);\n\n    assert!(c.is_empty());\n}\n";
+    let search = "#[test]\nfn smoke() {\n    let v = vec![ready(1), ready(2), ready(3)];\n\n    let (i, idx, v) = block_on(select_all(v));\n    assert!(c.remove(&i));\n    assert_eq!(idx, 0);\n\n    let (i, idx, v) = block_on(select_all(v));\n    assert!(c.remove(&i));\n";
+    let new = "#[test]\nfn smoke() {\n    let v = vec![ready(1), ready(2), ready(3)];\n\n    let mut c = vec![1, 2, 3].into_iter().collect::<HashSet<_>>();\n\n    let (i, idx, v) = block_on(select_all(v));\n    assert!(c.remove(&i));\n    assert_eq!(idx, 0);\n\n    let (i, idx, v) = block_on(select_all(v));\n    assert_next!(c.remove(&i));\n    assert_eq!(idx, 0);\n\n    let (i, idx, v) = block_on(select_all(v));\n    assert!(c.remove(&i));\n";
+    let want = file.replacen(
+        "    let (i, idx, v) = block_on(select_all(v));\n    assert!(c.remove(&i));\n    assert_eq!(idx, 0);\n\n    let (i, idx, v) = block_on(select_all(v));\n    assert!(",
+        "    let (i, idx, v) = block_on(select_all(v));\n    assert!(c.remove(&i));\n    assert_eq!(idx, 0);\n\n    let (i, idx, v) = block_on(select_all(v));\n    assert_next!(",
+        1,
+    );
+    let got = apply(file, search, new);
+    match got {
+        Ok(got) => assert_eq!(got, want),
+        Err(refusal) => assert!(
+            refusal.to_string().contains("just past the lines matched"),
+            "{refusal}"
+        ),
+    }
+}

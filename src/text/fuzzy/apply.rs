@@ -266,6 +266,10 @@ fn edit_of(
                 })
                 .map(|k| (names.of(&ctx.file[k]), k + 1))
                 .collect(),
+            edges: (
+                names.keys(&ctx.file[around.start..region.start]),
+                names.keys(&ctx.file[region.end..around.end]),
+            ),
             shown: names.shown(),
         };
         if let Err(problem) = check.run() {

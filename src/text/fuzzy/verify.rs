@@ -147,6 +147,9 @@ pub(crate) struct Check<'a> {
     pub outside_once: Vec<(&'a str, usize)>,
     /// How the lines read, by name, for the messages.
     pub shown: HashMap<&'a str, &'a str>,
+    /// Keys of the file's lines of text just before the region, nearest
+    /// last, and just past it, nearest first.
+    pub edges: (Vec<&'a str>, Vec<&'a str>),
 }
 
 impl Check<'_> {
@@ -277,6 +280,7 @@ impl Check<'_> {
             }
         }
         self.in_place()?;
+        self.not_the_file_s_next_lines()?;
         self.in_order()?;
         self.no_line_doubled()?;
         self.spacing.check(&|name| self.brief(name))?;
@@ -480,6 +484,50 @@ impl Check<'_> {
             )),
             None => Ok(()),
         }
+    }
+
+    /// Refuses when the plan writes, as new, two or more lines in a row that
+    /// are the file's lines just past the region (or just before it), in
+    /// that order: lines the caller writes that the file has right there
+    /// show the caller's block going on past the lines matched, as a line the
+    /// file has once does (see `outside_once`), and written again they
+    /// stand in the file twice. A block repeated in the file cannot tell
+    /// where the search stops; the lines the caller wrote out can.
+    fn not_the_file_s_next_lines(&self) -> Result<(), String> {
+        let (before, past) = (&self.edges.0, &self.edges.1);
+        for op in capture_diff_slices(Algorithm::Myers, &self.before, &self.after) {
+            let written = match op {
+                DiffOp::Insert {
+                    new_index, new_len, ..
+                }
+                | DiffOp::Replace {
+                    new_index, new_len, ..
+                } => &self.after[new_index..new_index + new_len],
+                _ => continue,
+            };
+            let runs_into = |edge: &[&str], from_end: bool| -> Option<usize> {
+                (2..=written.len().min(edge.len())).rev().find(|&n| {
+                    let edge_run = if from_end {
+                        &edge[edge.len() - n..]
+                    } else {
+                        &edge[..n]
+                    };
+                    written.windows(n).any(|w| w == edge_run)
+                })
+            };
+            let found = runs_into(past, false)
+                .map(|n| (past[0], n, "past"))
+                .or_else(|| {
+                    runs_into(before, true).map(|n| (before[before.len() - n], n, "before"))
+                });
+            if let Some((first, n, side)) = found {
+                return Err(format!(
+                    "it would write {n} lines from `{}` on, which the file has just {side} the lines matched: search_context seems to stop short of them, and they would stand in the file twice",
+                    self.brief(first)
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// Refuses when the plan writes a line next to a copy of itself (blank

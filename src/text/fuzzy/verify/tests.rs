@@ -46,6 +46,7 @@ fn plain<'a>(
         depths: no_depths(),
         outside_once: Vec::new(),
         shown: HashMap::new(),
+        edges: Default::default(),
     }
 }
 
@@ -213,6 +214,7 @@ fn invisible_characters_the_region_lacks_are_never_written() {
         depths: no_depths(),
         outside_once: Vec::new(),
         shown: HashMap::new(),
+        edges: Default::default(),
     };
     let refused = c.run().unwrap_err();
     assert!(
@@ -267,6 +269,7 @@ fn a_line_of_new_content_the_file_has_once_just_outside_the_region_fails() {
         nearby_after: vec!["fn a() {", "call_a();", "extra();", "}", "call_b();"],
         outside_once: vec![("call_b();", 4)],
         shown: HashMap::new(),
+        edges: Default::default(),
         ..plain(
             &["fn a() {", "call_a();"],
             &["fn a() {", "call_a();", "extra();"],
@@ -381,6 +384,7 @@ fn bytes_outside_the_region_fail() {
         depths: no_depths(),
         outside_once: Vec::new(),
         shown: HashMap::new(),
+        edges: Default::default(),
     };
     assert!(c.run().is_err());
 }
@@ -428,6 +432,7 @@ fn an_unseen_line_goes_only_as_written_out_or_under_a_marker() {
         depths: no_depths(),
         outside_once: Vec::new(),
         shown: HashMap::new(),
+        edges: Default::default(),
     };
     let err = c.run().unwrap_err();
     assert!(err.contains("would remove"), "{err}");
