@@ -83,14 +83,19 @@ pub(crate) fn plan(text: &str, request: &EditRequest<'_>) -> Result<Plan, Refusa
                 let score = COSTS.score(p.alignment.edits, p.weight);
                 let adjustments = prepared.adjustments(&ctx, p);
                 if p.alignment.cost == 0 {
-                    edits.push(apply::edit(
-                        &ctx,
-                        &prepared,
-                        p,
-                        Found::Tolerant,
-                        score,
-                        adjustments,
-                    )?);
+                    let edit =
+                        apply::edit(&ctx, &prepared, p, Found::Tolerant, score, adjustments)?;
+                    // A copy's edit can reach past its place (lines new_content
+                    // writes out past the search): one that would overlap
+                    // another's bytes is left alone, as an overlapping place is.
+                    let (a, b) = (edit.splice.range.start, edit.splice.range.end);
+                    let clash = edits.iter().any(|e| {
+                        let r = &e.splice.range;
+                        r.start < b && a < r.end || (a == b && r.start == a)
+                    });
+                    if !clash {
+                        edits.push(edit);
+                    }
                 } else {
                     near.push(ctx.candidate(r, score, &adjustments));
                 }
