@@ -257,10 +257,25 @@ fn replace_all_over_places_that_only_resemble_the_search_says_why() {
         json!({"search_context": "setTimeoutValue(connection, 3000);",
                "new_content": "setTimeoutValue(connection, 0);", "strategy": "replace_all"}),
     );
-    // The closest place reads 1000 where the search says 3000: another
-    // place, so nothing is replaced.
-    assert_eq!(err["refusal"], "conflict");
-    assert_eq!(err["reason"], "line_differs");
+    // Both lines resemble the search, each with another number than its
+    // 3000, and they differ from each other: no one change fits them all,
+    // so nothing is replaced, and the reply lists both.
+    assert_eq!(err["refusal"], "ambiguous");
+    assert_eq!(err["unlike"], true);
+    let lines: Vec<&Value> = err["candidates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| &c["lines"])
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            &json!({"start": 1, "end": 1}),
+            &json!({"start": 2, "end": 2})
+        ]
+    );
+    assert!(message(&err).contains("differ from each other"), "{err}");
     assert!(!message(&err).contains("use strategy"), "{err}");
     assert_eq!(
         vault.read_string("m.js"),

@@ -304,12 +304,32 @@ impl<'a> Prepared<'a> {
             if elided {
                 hi = self.reach(ctx, nonblank[w.start], hi);
             }
-            if let Some(p) = self.place(ctx, reading, lo..hi)
-                && !out.iter().any(|q| {
+            let proposed = nonblank[w.start]..nonblank[w.end.max(w.start + 1) - 1] + 1;
+            let mut window = lo..hi;
+            // A window holds one alignment, the cheapest; when another copy
+            // of the block within it takes that alignment, the lines the
+            // window was proposed for are aligned again without it, or a
+            // rival as good as the winner would never be weighed.
+            for _ in 0..COSTS.window_margin {
+                let Some(p) = self.place(ctx, reading, window.clone()) else {
+                    break;
+                };
+                let r = p.alignment.region.clone();
+                if !out.iter().any(|q| {
                     q.alignment.region == p.alignment.region && q.alignment.cost == p.alignment.cost
-                })
-            {
-                out.push(p);
+                }) {
+                    out.push(p);
+                }
+                window = if r.end <= proposed.start {
+                    r.end..window.end
+                } else if proposed.end <= r.start {
+                    window.start..r.start
+                } else {
+                    break;
+                };
+                if window.is_empty() {
+                    break;
+                }
             }
         }
         out

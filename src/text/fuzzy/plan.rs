@@ -56,7 +56,7 @@ pub(crate) fn plan(text: &str, request: &EditRequest<'_>) -> Result<Plan, Refusa
                 });
             }
             let edit = exact_edits::edit(&ctx, &prepared, o, false)?;
-            Ok(finish(&ctx, vec![edit], Vec::new(), Vec::new()))
+            finish(&ctx, vec![edit], Vec::new(), Vec::new())
         }
         (Strategy::SingleMatch, _) => Err(Refusal::Ambiguous {
             candidates: occurrences
@@ -83,8 +83,14 @@ pub(crate) fn plan(text: &str, request: &EditRequest<'_>) -> Result<Plan, Refusa
                 let score = COSTS.score(p.alignment.edits, p.weight);
                 let adjustments = prepared.adjustments(&ctx, p);
                 if p.alignment.cost == 0 {
-                    let edit =
-                        apply::edit(&ctx, &prepared, p, Found::Tolerant, score, adjustments)?;
+                    let edit = apply::edit(
+                        &ctx,
+                        &prepared,
+                        p,
+                        Found::Tolerant,
+                        score,
+                        adjustments.clone(),
+                    )?;
                     // A copy's edit can reach past its place (lines new_content
                     // writes out past the search): one that would overlap
                     // another's bytes is left alone, as an overlapping place is.
@@ -93,32 +99,58 @@ pub(crate) fn plan(text: &str, request: &EditRequest<'_>) -> Result<Plan, Refusa
                         let r = &e.splice.range;
                         r.start < b && a < r.end || (a == b && r.start == a)
                     });
-                    if !clash {
+                    if clash {
+                        near.push(ctx.candidate(r, score, &adjustments));
+                    } else {
                         edits.push(edit);
                     }
                 } else {
                     near.push(ctx.candidate(r, score, &adjustments));
                 }
             }
-            edits.sort_by_key(|e| e.splice.range.start);
-            Ok(finish(&ctx, edits, near, Vec::new()))
+            finish(&ctx, edits, near, Vec::new())
         }
     }
 }
 
-/// The plan of `edits`, with a file's missing final newline kept.
+/// The plan of `edits` in file order, with a file's missing final newline
+/// kept; refused when two edits would change the same bytes.
 fn finish(
     ctx: &Ctx<'_, '_>,
     mut edits: Vec<PlannedEdit>,
     near_misses: Vec<Candidate>,
     normalized: Vec<&'static str>,
-) -> Plan {
+) -> Result<Plan, Refusal> {
+    edits.sort_by_key(|e| (e.splice.range.start, e.splice.range.end));
     keep_missing_final_newline(ctx.text, &mut edits);
-    Plan {
+    // However the edits were found, overlapping splices cannot be written
+    // one after another without one eating the other's text: a copy's edit
+    // can reach past its place (new_content writes out lines around the
+    // search) into the next copy.
+    if let Some(pair) = edits.windows(2).find(|w| overlap(&w[0], &w[1])) {
+        return Err(Refusal::Unverified {
+            lines: pair[1].lines,
+            problem: format!(
+                "under replace_all the edit of lines {} and the edit of lines {} would change \
+                 the same text: new_content writes lines around search_context that reach from \
+                 one copy into the next",
+                pair[0].lines, pair[1].lines
+            ),
+            diff: pair[1].diff.clone(),
+        });
+    }
+    Ok(Plan {
         edits,
         near_misses,
         normalized,
-    }
+    })
+}
+
+/// Whether `b`, which starts no earlier than `a`, changes bytes `a` changes
+/// (or inserts at the same point, where the order of the two is unknown).
+fn overlap(a: &PlannedEdit, b: &PlannedEdit) -> bool {
+    let (a, b) = (&a.splice.range, &b.splice.range);
+    b.start < a.end || (a.is_empty() && b.is_empty() && a.start == b.start)
 }
 
 /// Removing the last text of a file that has no final newline would leave
@@ -265,7 +297,7 @@ fn tolerant(ctx: &Ctx<'_, '_>) -> Result<Plan, Refusal> {
                     .collect(),
                 Strategy::SingleMatch => Vec::new(),
             };
-            Ok(finish(ctx, edits, near, normalized))
+            finish(ctx, edits, near, normalized)
         }
     }
 }
