@@ -135,3 +135,67 @@ fn lines_written_again_that_the_file_has_just_past_the_match_are_refused() {
         ),
     }
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig {
+        cases: 400,
+        failure_persistence: None,
+        ..proptest::prelude::ProptestConfig::default()
+    })]
+
+    /// Property: a block the file repeats several times, and a caller's
+    /// block that starts before the repetitions. The search leaves out lines
+    /// in its middle (the set-up, a blank line) and stops inside a
+    /// repetition, earlier than the caller's block does; new_content is the
+    /// caller's whole block with one line of one repetition changed. The
+    /// file gets exactly that change, or nothing: no repetition is written
+    /// twice or lost.
+    #[test]
+    fn a_search_that_stops_inside_a_repeated_block_never_doubles_it(
+        body in proptest::collection::vec("[a-z]{2,7}\\(&[a-z]{1,3}\\)", 2..4),
+        reps in 2usize..5,
+        left_out in 1usize..3,
+        upto in 0usize..100,
+        cut in 1usize..4,
+        changed in 0usize..100,
+    ) {
+        let mut lines: Vec<String> = vec![
+            "#[test]\n".into(),
+            "fn smoke() {\n".into(),
+            "    let v = setup(1, 2, 3);\n".into(),
+            "\n".into(),
+            "    let mut c = collect(&v);\n".into(),
+            "\n".into(),
+        ];
+        let first_rep = lines.len();
+        for _ in 0..reps {
+            for b in &body {
+                lines.push(format!("    assert!({b});\n"));
+            }
+            lines.push("\n".into());
+        }
+        lines.push("    assert!(c.is_empty());\n".into());
+        lines.push("}\n".into());
+        let file = lines.concat();
+        let per = body.len() + 1;
+        // The caller's block: from the top to somewhere in a repetition
+        // after the first.
+        let end = first_rep + per + upto % ((reps - 1) * per) + 1;
+        let block: Vec<String> = lines[..end].to_vec();
+        // The search: the block without `left_out` lines of the set-up and
+        // without its last `cut` lines (keeping at least one repetition's
+        // line).
+        let mut search = block.clone();
+        search.drain(4..4 + left_out);
+        let keep = search.len().saturating_sub(cut).max(first_rep - left_out + 1);
+        search.truncate(keep);
+        // new_content: the whole block, one line of a repetition changed.
+        let texts: Vec<usize> = (first_rep..end).filter(|&k| !block[k].trim().is_empty()).collect();
+        let at = texts[changed % texts.len()];
+        let mut new = block.clone();
+        new[at] = new[at].replacen("assert!", "assert_next!", 1);
+        let mut want = lines.clone();
+        want[at] = new[at].clone();
+        intended_or_refused(apply(&file, &search.concat(), &new.concat()), &want.concat());
+    }
+}

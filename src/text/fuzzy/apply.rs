@@ -3,6 +3,7 @@
 
 use super::align::Step;
 use super::context::Ctx;
+use super::costs::COSTS;
 use super::edges;
 use super::merge::{Clash, Sides};
 use super::normalize::{invisible, solid};
@@ -34,7 +35,7 @@ pub(crate) fn edit(
 ) -> Result<PlannedEdit, Refusal> {
     // An exact search shows its edges as the file has them: only the lines
     // written out past it are read.
-    let fit = |diff| {
+    let fit = |diff, rewrites_alone, end_copy| {
         let blank_lines = found == Found::Tolerant;
         edges::fit(
             &prepared.search,
@@ -43,28 +44,49 @@ pub(crate) fn edit(
             &prepared.new_markers,
             &ctx.file,
             &place.alignment,
-            edges::Reading { blank_lines, diff },
+            edges::Reading {
+                blank_lines,
+                diff,
+                rewrites_alone,
+                end_copy,
+            },
         )
     };
-    let fitted = fit(Algorithm::Patience);
+    let fitted = fit(Algorithm::Patience, false, None);
     let made = edit_of(ctx, prepared, &fitted, found, score, adjustments.clone())?;
     // Which of new_content's lines go on past the search is read from a diff
     // of the caller's two texts, and a diff is a guess where lines repeat or
-    // are rewritten: the longest common reading is its rival. When the two
-    // take in other file lines and make another edit, the caller's change
-    // has two readings, and neither is chosen.
-    let rival = fit(Algorithm::Myers);
-    if rival.alignment.region != fitted.alignment.region
-        && edit_of(ctx, prepared, &rival, found, score, adjustments.clone())
-            .is_ok_and(|e| e.splice.applied_to(ctx.text) != made.splice.applied_to(ctx.text))
-    {
-        return Err(Refusal::Ambiguous {
-            candidates: vec![
-                ctx.candidate(&fitted.alignment.region, score, &adjustments),
-                ctx.candidate(&rival.alignment.region, score, &adjustments),
-            ],
-            unlike: false,
-        });
+    // are rewritten: the longest common reading is its rival, and so is
+    // each reading of the search's first or last line as another copy of it
+    // in new_content. And a line written past a tolerant search that
+    // rewrites the file's line there is that line changed as often as a new
+    // line: a search copied short stops before the lines the caller
+    // changes. When a rival reading takes in other file lines and makes
+    // another edit, the caller's change has two readings, and neither is
+    // chosen.
+    let mut rivals = vec![fit(Algorithm::Myers, false, None)];
+    if found == Found::Tolerant {
+        rivals.push(fit(Algorithm::Patience, true, None));
+    }
+    let (firsts, lasts) = edges::end_copies(&prepared.search, &prepared.new);
+    if firsts > 1 || lasts > 1 {
+        let copies = (0..firsts.min(COSTS.end_copies)).map(edges::EndCopy::First);
+        let copies = copies.chain((0..lasts.min(COSTS.end_copies)).map(edges::EndCopy::Last));
+        rivals.extend(copies.map(|c| fit(Algorithm::Patience, false, Some(c))));
+    }
+    for rival in rivals {
+        if rival.alignment.region != fitted.alignment.region
+            && edit_of(ctx, prepared, &rival, found, score, adjustments.clone())
+                .is_ok_and(|e| e.splice.applied_to(ctx.text) != made.splice.applied_to(ctx.text))
+        {
+            return Err(Refusal::Ambiguous {
+                candidates: vec![
+                    ctx.candidate(&fitted.alignment.region, score, &adjustments),
+                    ctx.candidate(&rival.alignment.region, score, &adjustments),
+                ],
+                unlike: false,
+            });
+        }
     }
     Ok(made)
 }

@@ -84,6 +84,16 @@ pub(crate) struct Costs {
     /// Most places a search line that found no pair is looked up elsewhere
     /// (each such place becomes a rival).
     pub elsewhere_places: usize,
+    /// Most copies in new_content of the search's first (last) line that are
+    /// each read as that line, a rival reading of where new_content goes on
+    /// past the search: past a few, a line repeated that often (`}`) says
+    /// nothing of where the caller's block ends.
+    pub end_copies: usize,
+    /// Most line pairs compared to tell whether another copy of an end line
+    /// is a reading of the caller's change (each pair a similarity): a
+    /// quarter of a million keeps it within milliseconds; past it, the
+    /// diff's own reading stands alone.
+    pub rewrite_pairs: usize,
 }
 
 /// The costs in use.
@@ -106,6 +116,8 @@ pub(crate) const COSTS: Costs = Costs {
     written_out_places: 2,
     window_margin: 3,
     elsewhere_places: 8,
+    end_copies: 4,
+    rewrite_pairs: 250_000,
 };
 
 impl Costs {

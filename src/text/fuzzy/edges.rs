@@ -20,6 +20,8 @@
 //! The search is read as `def f(a): / b = a + 1 / return b`, so `return b`
 //! stays once.
 
+use std::ops::Range;
+
 use similar::{Algorithm, DiffOp, capture_diff_slices};
 
 use super::align::{Alignment, Step};
@@ -53,6 +55,45 @@ pub(crate) struct Reading {
     /// The diff of the caller's two texts that says which lines of
     /// `new_content` go on past the search.
     pub diff: Algorithm,
+    /// Whether lines written past the search that are all rewrites of the
+    /// file's lines there (none the same) are read as those lines: the
+    /// rival of reading them as new lines (see [`shown`]).
+    pub rewrites_alone: bool,
+    /// Which copy in `new_content` of the search's first or last line that
+    /// line is read as, instead of the one the diff pairs it with (see
+    /// [`edge_inserts`]).
+    pub end_copy: Option<EndCopy>,
+}
+
+/// A copy in `new_content` of the search's first or last line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum EndCopy {
+    /// The n-th copy (from 0) of the search's first line.
+    First(usize),
+    /// The n-th copy (from 0) of the search's last line.
+    Last(usize),
+}
+
+/// A line as it is written, for the diff of the caller's texts: where the
+/// search's last line pairs is where new_content goes on past it, and a key
+/// that drops the spaces inside a line pairs it with a copy that has other
+/// spaces (a row of an ASCII drawing, `|   |` for `|     |`).
+fn as_written(r: &Row<'_>) -> String {
+    format!("{}\u{3}{}", r.key, r.raw.trim())
+}
+
+/// How many copies `new` has of the first and of the last line of text of
+/// `search`.
+pub(crate) fn end_copies(search: &[Row<'_>], new: &[Row<'_>]) -> (usize, usize) {
+    let mut text = search.iter().filter(|r| !r.is_blank());
+    let (Some(first), Some(last)) = (text.next(), search.iter().rfind(|r| !r.is_blank())) else {
+        return (0, 0);
+    };
+    let count = |line: &Row<'_>| {
+        let w = as_written(line);
+        new.iter().filter(|r| as_written(r) == w).count()
+    };
+    (count(first), count(last))
 }
 
 /// The texts read at the block's edges (see the module).
@@ -78,7 +119,7 @@ pub(crate) fn fit<'a>(
     if reading.blank_lines {
         fitted.blank_edges(file);
     }
-    fitted.written_out_past(file, reading.diff);
+    fitted.written_out_past(file, reading);
     fitted
 }
 
@@ -150,27 +191,17 @@ impl<'a> Fitted<'a> {
     /// Takes into the search the file lines just outside the region that
     /// `new_content` writes out before the search's first line or after its
     /// last.
-    fn written_out_past(&mut self, file: &[Row<'a>], diff: Algorithm) {
-        // Lines as written, not by their keys alone: where the search's last
-        // line pairs is where new_content goes on past it, and a key that
-        // drops the spaces inside a line pairs it with a copy that has other
-        // spaces (a row of an ASCII drawing, `|   |` for `|     |`).
-        let written = |r: &Row<'_>| format!("{}\u{3}{}", r.key, r.raw.trim());
-        let bk: Vec<String> = self.base.iter().map(written).collect();
-        let tk: Vec<String> = self.theirs.iter().map(written).collect();
-        let ops = capture_diff_slices(diff, &bk, &tk);
+    fn written_out_past(&mut self, file: &[Row<'a>], reading: Reading) {
+        let bk: Vec<String> = self.base.iter().map(as_written).collect();
+        let tk: Vec<String> = self.theirs.iter().map(as_written).collect();
+        let (head, tail) = edge_inserts(&bk, &tk, reading);
+        let alone = reading.rewrites_alone;
         let region = self.alignment.region.clone();
         // After the last line.
-        if let Some(&DiffOp::Insert {
-            old_index,
-            new_index,
-            new_len,
-        }) = ops.last()
-            && old_index == bk.len()
-        {
-            let written = &self.theirs[new_index..new_index + new_len];
+        if let Some(range) = tail {
+            let written = &self.theirs[range];
             let beyond = &file[region.end..];
-            let n = shown(written.iter(), beyond.iter());
+            let n = shown(written.iter(), beyond.iter(), alone);
             if n > 0 {
                 let s0 = self.base.len();
                 self.base.extend(beyond[..n].iter().cloned());
@@ -184,15 +215,10 @@ impl<'a> Fitted<'a> {
             }
         }
         // Before the first line.
-        if let Some(&DiffOp::Insert {
-            old_index: 0,
-            new_index,
-            new_len,
-        }) = ops.first()
-        {
-            let written = &self.theirs[new_index..new_index + new_len];
+        if let Some(range) = head {
+            let written = &self.theirs[range];
             let before = &file[..region.start];
-            let n = shown(written.iter().rev(), before.iter().rev());
+            let n = shown(written.iter().rev(), before.iter().rev(), alone);
             if n > 0 {
                 let start = region.start - n;
                 let mut base: Vec<Row<'a>> = before[start..].to_vec();
@@ -212,13 +238,118 @@ impl<'a> Fitted<'a> {
     }
 }
 
+/// The lines of `theirs` that a diff from `base` inserts before the first
+/// line of `base` and after its last. Where lines repeat, the diff's choice
+/// among equally long readings decides which copy of an end line of `base`
+/// that line pairs with (a diff strips a common suffix first, so the last
+/// copy); `reading.end_copy` makes another choice at one end.
+fn edge_inserts(
+    base: &[String],
+    theirs: &[String],
+    reading: Reading,
+) -> (Option<Range<usize>>, Option<Range<usize>>) {
+    let inserted = |op: Option<&DiffOp>, at: usize| match op {
+        Some(&DiffOp::Insert {
+            old_index,
+            new_index,
+            new_len,
+        }) if old_index == at => Some(new_index..new_index + new_len),
+        _ => None,
+    };
+    let ops = capture_diff_slices(reading.diff, base, theirs);
+    let (mut head, mut tail) = (inserted(ops.first(), 0), inserted(ops.last(), base.len()));
+    let nth = |line: &String, n: usize| {
+        theirs
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| *t == line)
+            .nth(n)
+            .map(|(k, _)| k)
+    };
+    // Another copy is a reading of the caller's change only if the rest of
+    // the search still pairs as well on its side, kept or rewritten, as the
+    // diff's reading keeps it. The copy is of the line of text at the end;
+    // blank lines past it go with it.
+    let blank = |l: &String| l == "\u{3}";
+    let longest = || common(base, theirs);
+    let blanks_then =
+        |lines: &mut dyn Iterator<Item = &String>| lines.take_while(|l| blank(l)).count();
+    match reading.end_copy {
+        Some(EndCopy::First(n)) => {
+            let lead = blanks_then(&mut base.iter());
+            if let Some(k) = base.get(lead).and_then(|l| nth(l, n))
+                && k >= lead
+                && theirs[k - lead..k].iter().all(blank)
+                && kept_or_rewritten(&base[lead + 1..], &theirs[k + 1..]) + 1 + lead >= longest()
+            {
+                let k = k - lead;
+                head = (k > 0).then_some(0..k);
+            }
+        }
+        Some(EndCopy::Last(n)) => {
+            let trail = blanks_then(&mut base.iter().rev());
+            let last = base.len().saturating_sub(trail + 1);
+            if let Some(k) = base.get(last).and_then(|l| nth(l, n))
+                && k + trail < theirs.len()
+                && theirs[k + 1..k + 1 + trail].iter().all(blank)
+                && kept_or_rewritten(&base[..last], &theirs[..k]) + 1 + trail >= longest()
+            {
+                let k = k + trail;
+                tail = (k + 1 < theirs.len()).then_some(k + 1..theirs.len());
+            }
+        }
+        None => {}
+    }
+    (head, tail)
+}
+
+/// The most lines of `a` that can be paired in order with lines of `b` that
+/// keep them or rewrite them (as alike as a line the caller rewrites); 0
+/// for texts too long to pair line by line.
+fn kept_or_rewritten(a: &[String], b: &[String]) -> usize {
+    if a.len().saturating_mul(b.len()) > COSTS.rewrite_pairs {
+        return 0;
+    }
+    let alike = |x: &String, y: &String| {
+        x == y || rapidfuzz::fuzz::ratio(x.chars(), y.chars()) >= COSTS.paired_rewrite
+    };
+    let mut row = vec![0usize; b.len() + 1];
+    for x in a {
+        let mut diagonal = 0;
+        for (j, y) in b.iter().enumerate() {
+            let up = row[j + 1];
+            row[j + 1] = if alike(x, y) {
+                diagonal + 1
+            } else {
+                up.max(row[j])
+            };
+            diagonal = up;
+        }
+    }
+    row[b.len()]
+}
+
+/// The length of the longest common subsequence of two texts' lines.
+fn common(a: &[String], b: &[String]) -> usize {
+    capture_diff_slices(Algorithm::Myers, a, b)
+        .iter()
+        .map(|op| match *op {
+            DiffOp::Equal { len, .. } => len,
+            _ => 0,
+        })
+        .sum()
+}
+
 /// How many of the `written` lines (in order away from the search) are the
 /// file's lines next to it (`file`, in the same order): each alike, or a
 /// rewrite of it, with at least one line of text the same. Blank lines
-/// alone are not enough: the blank-line rule decides those.
+/// alone are not enough: the blank-line rule decides those. Rewrites alone
+/// are a new line as often as the file's line changed: with
+/// `rewrites_alone` they are read as the file's lines, the rival reading.
 fn shown<'r, 'a: 'r>(
     written: impl Iterator<Item = &'r Row<'a>>,
     file: impl Iterator<Item = &'r Row<'a>>,
+    rewrites_alone: bool,
 ) -> usize {
     let mut n = 0;
     let mut same = 0;
@@ -230,8 +361,12 @@ fn shown<'r, 'a: 'r>(
             same += 1;
             true
         } else {
-            likeness(&w.key, &f.key) != Likeness::Differs
-                || rapidfuzz::fuzz::ratio(w.key.chars(), f.key.chars()) >= COSTS.rewritten
+            let rewrite = likeness(&w.key, &f.key) != Likeness::Differs
+                || rapidfuzz::fuzz::ratio(w.key.chars(), f.key.chars()) >= COSTS.rewritten;
+            if rewrite && rewrites_alone {
+                same += 1;
+            }
+            rewrite
         };
         if !alike {
             break;
@@ -302,6 +437,8 @@ mod tests {
             Reading {
                 blank_lines: true,
                 diff: Algorithm::Patience,
+                rewrites_alone: false,
+                end_copy: None,
             },
         )
     }

@@ -486,46 +486,47 @@ impl Check<'_> {
         }
     }
 
-    /// Refuses when the plan writes, as new, two or more lines in a row that
-    /// are the file's lines just past the region (or just before it), in
-    /// that order: lines the caller writes that the file has right there
-    /// show the caller's block going on past the lines matched, as a line the
-    /// file has once does (see `outside_once`), and written again they
-    /// stand in the file twice. A block repeated in the file cannot tell
-    /// where the search stops; the lines the caller wrote out can.
+    /// Refuses when the plan leaves, among the lines it writes, two or more
+    /// lines in a row, at least one of them written as new, that are the
+    /// file's lines just past the region (or just before it), in that order:
+    /// lines the caller writes that the file has right there show the
+    /// caller's block going on past the lines matched, as a line the file
+    /// has once does (see `outside_once`), and written again they stand in
+    /// the file twice. A block repeated in the file cannot tell where the
+    /// search stops; the lines the caller wrote out can. A run may end in
+    /// lines the plan keeps: the search's last line, kept, can be the
+    /// caller's copy of the next repetition's line, with the lines before it
+    /// written anew.
     fn not_the_file_s_next_lines(&self) -> Result<(), String> {
         let (before, past) = (&self.edges.0, &self.edges.1);
+        let mut written = vec![false; self.after.len()];
         for op in capture_diff_slices(Algorithm::Myers, &self.before, &self.after) {
-            let written = match op {
-                DiffOp::Insert {
-                    new_index, new_len, ..
-                }
-                | DiffOp::Replace {
-                    new_index, new_len, ..
-                } => &self.after[new_index..new_index + new_len],
-                _ => continue,
-            };
-            let runs_into = |edge: &[&str], from_end: bool| -> Option<usize> {
-                (2..=written.len().min(edge.len())).rev().find(|&n| {
-                    let edge_run = if from_end {
-                        &edge[edge.len() - n..]
-                    } else {
-                        &edge[..n]
-                    };
-                    written.windows(n).any(|w| w == edge_run)
-                })
-            };
-            let found = runs_into(past, false)
-                .map(|n| (past[0], n, "past"))
-                .or_else(|| {
-                    runs_into(before, true).map(|n| (before[before.len() - n], n, "before"))
-                });
-            if let Some((first, n, side)) = found {
-                return Err(format!(
-                    "it would write {n} lines from `{}` on, which the file has just {side} the lines matched: search_context seems to stop short of them, and they would stand in the file twice",
-                    self.brief(first)
-                ));
+            if matches!(op, DiffOp::Insert { .. } | DiffOp::Replace { .. }) {
+                written[op.new_range()].iter_mut().for_each(|w| *w = true);
             }
+        }
+        let after = &self.after;
+        let stands = |run: &[&str]| {
+            (0..=after.len() - run.len()).any(|j| {
+                after[j..j + run.len()] == *run && written[j..j + run.len()].contains(&true)
+            })
+        };
+        let most = after.len();
+        let found = (2..=most.min(past.len()))
+            .rev()
+            .find(|&n| stands(&past[..n]))
+            .map(|n| (past[0], n, "past"))
+            .or_else(|| {
+                (2..=most.min(before.len()))
+                    .rev()
+                    .find(|&n| stands(&before[before.len() - n..]))
+                    .map(|n| (before[before.len() - n], n, "before"))
+            });
+        if let Some((first, n, side)) = found {
+            return Err(format!(
+                "it would write {n} lines from `{}` on, which the file has just {side} the lines matched: search_context seems to stop short of them, and they would stand in the file twice",
+                self.brief(first)
+            ));
         }
         Ok(())
     }
