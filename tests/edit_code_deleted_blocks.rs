@@ -109,6 +109,41 @@ fn a_line_the_search_shows_twice_is_not_read_as_the_next_line_stale() {
     );
 }
 
+/// The keyword parameters of a retrying call: a method's (indented twice,
+/// `t.Type[RetryError]`), and a module function's (indented once, the type
+/// quoted) with two of its names changed on disk.
+const RETRY: &str = "class Retrying:\n    def __init__(\n        self,\n        after: t.Callable[[\"RetryCallState\"], None] = after_nothing,\n        before_sleep: t.Optional[t.Callable[[\"RetryCallState\"], None]] = None,\n        reraise: bool = False,\n        retry_error_cls: t.Type[RetryError] = RetryError,\n        retry_error_callback: t.Optional[t.Callable[[\"RetryCallState\"], t.Any]] = None,\n    ):\n        pass\n\n\ndef retry(\n    after: t.Callable_other[[\"RetryCallState\"], None] = after_nothing,\n    before_sleep: t.Optional[t.CallableTwo[[\"RetryCallState\"], None]] = None,\n    reraise: bool = False,\n    retry_error_cls: t.Type[\"RetryError\"] = RetryError,\n    retry_error_callback: t.Optional[t.Callable[[\"RetryCallState\"], t.Any]] = None,\n):\n    pass\n";
+
+#[test]
+fn a_line_the_file_has_once_elsewhere_is_that_line_not_this_one_stale() {
+    // The caller read the module function's parameters before two of their
+    // names changed. The method's read the same but for their depth and
+    // one line, where the caller's line is the function's, which the file
+    // still has (pip's vendored tenacity, unseen bench).
+    let search = "    after: t.Callable[[\"RetryCallState\"], None] = after_nothing,\n    before_sleep: t.Optional[t.Callable[[\"RetryCallState\"], None]] = None,\n    reraise: bool = False,\n    retry_error_cls: t.Type[\"RetryError\"] = RetryError,\n    retry_error_callback: t.Optional[t.Callable[[\"RetryCallState\"], t.Any]] = None,\n";
+    let new = search.replacen("t.Any]]", "t.Any_next]]", 1);
+    let refusal = apply(RETRY, search, &new).unwrap_err();
+    assert_eq!(
+        still_in_file(&refusal).as_deref(),
+        Some("retry_error_cls: t.Type[\"RetryError\"] = RetryError,")
+    );
+}
+
+#[test]
+fn a_comment_added_since_the_line_was_read_leaves_it_stale_not_elsewhere() {
+    // The file added a comment to a line the caller remembers without it,
+    // and has the caller's version once elsewhere: all the caller remembers
+    // is still on the line, so it is the same line.
+    let file = "def check(self):\n    copyreg.add_extension(mod, func, code)\n    self.assertIn(code, cache)\n\n\ndef again(self):\n    setup()\n    self.assertNotIn(code, cache)\n    copyreg.add_extension(mod, func, code)  # should not blow up\n    self.assertEqual(count, 1)\n";
+    let search = "    setup()\n    self.assertNotIn(code, cache)\n    copyreg.add_extension(mod, func, code)\n    self.assertEqual(count, 1)\n";
+    let new = "    setup()\n    self.assertNotIn(code, cache)\n    copyreg.add_extension(mod, func, code)\n    self.assertEqual(count, 2)\n";
+    let got = apply(file, search, new).unwrap();
+    assert_eq!(
+        got,
+        file.replace("assertEqual(count, 1)", "assertEqual(count, 2)")
+    );
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 

@@ -417,13 +417,14 @@ impl Sides<'_, '_> {
         }))
     }
 
-    /// Whether `word` is a word of some line of the file.
-    /// A word of search line `s` that file line `f`, paired with it, lacks,
-    /// when the two lines differ in names the file both has elsewhere: every
-    /// word (of two characters or more) that one line has and the other
-    /// lacks occurs on some other line of the file. A rename since the
-    /// caller read the line leaves the old name gone or the new one new; two
-    /// names both in use are two things, and the line is a sibling's.
+    /// What the caller remembers on search line `s`, read as file line `f`
+    /// stale, that the file still has: the whole line, as another line of
+    /// the file; or a word, when the two lines differ in names the file both
+    /// has elsewhere (every word of two characters or more that one line has
+    /// and the other lacks occurs on some other line of the file). A rename
+    /// since the caller read the line leaves the old name gone or the new
+    /// one new; two names both in use are two things, and the line is a
+    /// sibling's.
     fn remembered_in_file(&self, s: usize, f: usize) -> Option<String> {
         fn words(line: &str) -> Vec<&str> {
             line.split(' ')
@@ -444,15 +445,17 @@ impl Sides<'_, '_> {
                 .enumerate()
                 .any(|(k, row)| k != f && row.key.split(' ').any(|x| x == *w))
         };
-        // The caller's whole line beside the one it is read as: the caller
-        // showed that line twice, not this one stale.
+        // The caller's whole line as the one other line of the file that
+        // has it: the caller showed that line (beside this one, a line shown
+        // twice), not this one stale. A line the file has in several places
+        // (`limits:`, `else:`) tells no place; and where the file's line
+        // still has all of the caller's, in order (a comment added since),
+        // nothing the caller remembers is gone.
         let key = &self.base[s].key;
-        let beside = [f.checked_sub(1), Some(f + 1)];
-        if let Some(k) = beside
-            .into_iter()
-            .flatten()
-            .find(|&k| self.file.get(k).is_some_and(|row| row.key == *key))
-        {
+        let mut on_line = self.file[f].key.split(' ');
+        let all_still_there = key.split(' ').all(|t| on_line.any(|x| x == t));
+        let mut copies = (0..self.file.len()).filter(|&k| k != f && self.file[k].key == *key);
+        if !all_still_there && let (Some(k), None) = (copies.next(), copies.next()) {
             return Some(self.file[k].raw.trim().to_string());
         }
         let first = only_mine.first()?;
