@@ -24,10 +24,10 @@ pub(crate) struct Prepared<'a> {
     pub search_markers: Vec<bool>,
     pub new_markers: Vec<bool>,
     comparers: Vec<Comparer>,
-    /// Keys of `new_content` lines the search lacks.
+    /// Keys of `new_content` lines the search lacks, or has fewer copies of.
     new_only: HashMap<String, usize>,
-    /// How many lines of text `new_content` has whose key the search lacks
-    /// (a repeated line counts each time).
+    /// How many lines of text `new_content` has beyond the search's copies
+    /// of them (a repeated line counts each time).
     new_only_lines: usize,
     /// What the search weighs.
     weight: u32,
@@ -80,11 +80,29 @@ impl<'a> Prepared<'a> {
             .map(|(m, r)| m && (elides || ctx.markers.is_comment_marker(r.raw)))
             .collect();
         let comparers = search.iter().map(Comparer::new).collect();
-        let keys: Vec<&str> = search.iter().map(|r| r.key.as_str()).collect();
+        // Lines new_content has more often than the search: a line the
+        // search shows once and new_content twice (`#[inline]` on two
+        // functions, one of them in lines a marker stands for) is written
+        // out once.
+        let mut in_search: HashMap<&str, usize> = HashMap::new();
+        for r in &search {
+            *in_search.entry(r.key.as_str()).or_default() += 1;
+        }
         let new_only_rows: Vec<(usize, &Row<'_>)> = new
             .iter()
             .enumerate()
-            .filter(|(k, r)| !r.is_blank() && !new_markers[*k] && !keys.contains(&r.key.as_str()))
+            .filter(|(k, r)| {
+                if r.is_blank() || new_markers[*k] {
+                    return false;
+                }
+                match in_search.get_mut(r.key.as_str()) {
+                    Some(n) if *n > 0 => {
+                        *n -= 1;
+                        false
+                    }
+                    _ => true,
+                }
+            })
             .collect();
         let new_only_lines = new_only_rows.len();
         let new_only = new_only_rows
