@@ -499,12 +499,7 @@ impl Check<'_> {
     /// written anew.
     fn not_the_file_s_next_lines(&self) -> Result<(), String> {
         let (before, past) = (&self.edges.0, &self.edges.1);
-        let mut written = vec![false; self.after.len()];
-        for op in capture_diff_slices(Algorithm::Myers, &self.before, &self.after) {
-            if matches!(op, DiffOp::Insert { .. } | DiffOp::Replace { .. }) {
-                written[op.new_range()].iter_mut().for_each(|w| *w = true);
-            }
-        }
+        let written = self.written();
         let after = &self.after;
         let stands = |run: &[&str]| {
             (0..=after.len() - run.len()).any(|j| {
@@ -559,40 +554,42 @@ impl Check<'_> {
     /// the lines `new_content` puts it between: the same lines in another
     /// order are another edit.
     fn in_place(&self) -> Result<(), String> {
-        for op in capture_diff_slices(Algorithm::Myers, &self.before, &self.after) {
-            let written = match op {
-                DiffOp::Insert {
-                    new_index, new_len, ..
-                }
-                | DiffOp::Replace {
-                    new_index, new_len, ..
-                } => new_index..new_index + new_len,
-                _ => continue,
-            };
-            for i in written {
-                let line = self.after[i];
-                let prev = i.checked_sub(1).map(|k| self.after[k]);
-                let next = self.after.get(i + 1).copied();
-                let placed = self
-                    .new_order
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, k)| **k == line || alike(k, line))
-                    .any(|(j, _)| {
-                        let want_prev = j.checked_sub(1).map(|k| self.new_order[k]);
-                        let want_next = self.new_order.get(j + 1).copied();
-                        fits(prev, want_prev, &self.nearby, &self.stale)
-                            && fits(next, want_next, &self.nearby, &self.stale)
-                    });
-                if !placed {
-                    return Err(format!(
-                        "it would write `{}` between other lines than new_content puts it between",
-                        self.brief(line)
-                    ));
-                }
+        let written = self.written();
+        for i in (0..self.after.len()).filter(|&i| written[i]) {
+            let line = self.after[i];
+            let prev = i.checked_sub(1).map(|k| self.after[k]);
+            let next = self.after.get(i + 1).copied();
+            let placed = self
+                .new_order
+                .iter()
+                .enumerate()
+                .filter(|(_, k)| **k == line || alike(k, line))
+                .any(|(j, _)| {
+                    let want_prev = j.checked_sub(1).map(|k| self.new_order[k]);
+                    let want_next = self.new_order.get(j + 1).copied();
+                    fits(prev, want_prev, &self.nearby, &self.stale)
+                        && fits(next, want_next, &self.nearby, &self.stale)
+                });
+            if !placed {
+                return Err(format!(
+                    "it would write `{}` between other lines than new_content puts it between",
+                    self.brief(line)
+                ));
             }
         }
         Ok(())
+    }
+
+    /// For each line of `after`, whether the plan writes it anew: a line a
+    /// diff from the region as it was to as it would be inserts or replaces.
+    fn written(&self) -> Vec<bool> {
+        let mut written = vec![false; self.after.len()];
+        for op in capture_diff_slices(Algorithm::Myers, &self.before, &self.after) {
+            if matches!(op, DiffOp::Insert { .. } | DiffOp::Replace { .. }) {
+                written[op.new_range()].iter_mut().for_each(|w| *w = true);
+            }
+        }
+        written
     }
 }
 
