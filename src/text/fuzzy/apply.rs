@@ -74,10 +74,13 @@ pub(crate) fn edit(
         let copies = copies.chain((0..lasts.min(COSTS.end_copies)).map(edges::EndCopy::Last));
         rivals.extend(copies.map(|c| fit(Algorithm::Patience, false, Some(c))));
     }
+    let made_text = std::cell::OnceCell::new();
     for rival in rivals {
         if rival.alignment.region != fitted.alignment.region
-            && edit_of(ctx, prepared, &rival, found, score, adjustments.clone())
-                .is_ok_and(|e| e.splice.applied_to(ctx.text) != made.splice.applied_to(ctx.text))
+            && edit_of(ctx, prepared, &rival, found, score, adjustments.clone()).is_ok_and(|e| {
+                e.splice.applied_to(ctx.text)
+                    != *made_text.get_or_init(|| made.splice.applied_to(ctx.text))
+            })
         {
             return Err(Refusal::Ambiguous {
                 candidates: vec![

@@ -89,6 +89,10 @@ pub(crate) struct Costs {
     /// past the search: past a few, a line repeated that often (`}`) says
     /// nothing of where the caller's block ends.
     pub end_copies: usize,
+    /// Most alignments in one window: when another copy of the block takes
+    /// the window's alignment, it is aligned again without that copy, as
+    /// often as there are margin lines on a side for a copy to sit in.
+    pub realigned_windows: usize,
     /// Most line pairs compared to tell whether another copy of an end line
     /// is a reading of the caller's change (each pair a similarity): a
     /// quarter of a million keeps it within milliseconds; past it, the
@@ -117,6 +121,7 @@ pub(crate) const COSTS: Costs = Costs {
     window_margin: 3,
     elsewhere_places: 8,
     end_copies: 4,
+    realigned_windows: 3,
     rewrite_pairs: 250_000,
 };
 

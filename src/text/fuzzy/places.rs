@@ -328,7 +328,7 @@ impl<'a> Prepared<'a> {
             // of the block within it takes that alignment, the lines the
             // window was proposed for are aligned again without it, or a
             // rival as good as the winner would never be weighed.
-            for _ in 0..COSTS.window_margin {
+            for _ in 0..COSTS.realigned_windows {
                 let Some(p) = self.place(ctx, reading, window.clone()) else {
                     break;
                 };
