@@ -6,7 +6,13 @@
 //! itself just beside), the lines are another block's and the edit is
 //! refused. Found on real files by `cargo bench --bench edit_code_unseen`
 //! (argparse.py, uuid's borsh tests, libstdc++'s enable_special_members.h,
-//! an OpenSSL header).
+//! an OpenSSL header, tokio's time driver).
+//!
+//! A sibling can also read the same but for the search's edge line: the
+//! caller's block is the last before a closing `}`, and the sibling goes on
+//! with another block. A line the search has at its edge and a place lacks
+//! is not shown removed by anything there, so a place that has it stays a
+//! rival (see `decide::single`).
 
 #[path = "edit_outcome/mod.rs"]
 mod edit_outcome;
@@ -167,5 +173,127 @@ proptest! {
         let new = lines.join("\n") + "\n";
         let got = apply(&file, &search, &new);
         prop_assert!(got.is_err(), "edited a sibling:\n{}", got.unwrap());
+    }
+}
+
+/// Two variants of an enum whose fields read alike (tokio's time driver):
+/// the caller's is the last, and three words of its comments changed on
+/// disk.
+const INNER: &str = "enum Inner {\n    Traditional {\n        state: Mutex<InnerState>,\n\n        // When `true`, a call to `park_timeout` should return and time\n        // should not advance, as when the task\n        // passed to `block_on` called `task::yield_now()`.\n        #[cfg(feature = \"test-util\")]\n        did_wake: AtomicBool,\n    },\n\n    #[cfg(tokio_unstable)]\n    Alternative {\n        // When `true`, a call to `park_timeout` should return and timeAlt\n        // should not advance, as when the taskTwo\n        // passed to `block_on` called `taskTwo::yield_now()`.\n        #[cfg(feature = \"test-util\")]\n        did_wake: AtomicBool,\n    },\n}\n";
+
+#[test]
+fn a_sibling_that_goes_on_where_the_search_ends_its_enum_is_a_rival() {
+    // The first variant has every line of the search but its last, the
+    // enum's closing `}`; the second has them all, three reading otherwise.
+    // Which the caller read is not clear, so nothing is changed (the first
+    // was edited before: a missing `}` costs two edits, three words eleven).
+    let search = "        // When `true`, a call to `park_timeout` should return and time\n        // should not advance, as when the task\n        // passed to `block_on` called `task::yield_now()`.\n        #[cfg(feature = \"test-util\")]\n        did_wake: AtomicBool,\n    },\n}\n";
+    let new = search.replace("AtomicBool,", "AtomicBool_next,");
+    match apply(INNER, search, &new).unwrap_err() {
+        Refusal::Ambiguous { candidates, .. } => {
+            let lines: Vec<(usize, usize)> = candidates
+                .iter()
+                .map(|c| (c.lines.start, c.lines.end))
+                .collect();
+            assert_eq!(lines, [(5, 10), (14, 20)]);
+        }
+        other => panic!("not ambiguous: {other}"),
+    }
+}
+
+#[test]
+fn a_line_removed_at_the_search_s_edge_is_still_tolerated_with_no_sibling_that_has_it() {
+    // The same search, where the file has only the first variant and the
+    // enum goes on with a unit variant: no place has the closing `}` just
+    // after, so the line is one removed since it was read.
+    let file = INNER
+        .split("\n    #[cfg(tokio_unstable)]")
+        .next()
+        .unwrap()
+        .to_string()
+        + "\n    Unit,\n}\n";
+    let search = "        // When `true`, a call to `park_timeout` should return and time\n        // should not advance, as when the task\n        // passed to `block_on` called `task::yield_now()`.\n        #[cfg(feature = \"test-util\")]\n        did_wake: AtomicBool,\n    },\n}\n";
+    let new = search.replace("AtomicBool,", "AtomicBool_next,");
+    let got = apply(&file, search, &new).unwrap();
+    assert_eq!(got, file.replace("AtomicBool,", "AtomicBool_next,"));
+}
+
+/// A list of items that read alike: each is `  {`, the same lines of
+/// words, and `  },`; the list opens
+/// with `const items = [` and closes with `];`.
+fn items(count: usize, words: &[String]) -> Vec<String> {
+    let mut out = vec!["const items = [".to_string()];
+    for _ in 0..count {
+        out.push("  {".to_string());
+        for (j, w) in words.iter().enumerate() {
+            out.push(format!("    // {w} {} {}", words[(j + 1) % words.len()], j));
+        }
+        out.push("  },".to_string());
+    }
+    out.push("];".to_string());
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// The search takes in the list's opening (or closing) line and the
+    /// lines of the first (or last) item, which changed on disk in some of
+    /// the lines the caller keeps. Another item reads as the search did,
+    /// but for that edge line: the edit lands on the caller's item (one
+    /// line remembered stale at most) or is refused, never on another item.
+    #[test]
+    fn a_look_alike_that_lacks_the_search_s_edge_line_is_not_edited(
+        count in 2usize..5,
+        words in proptest::collection::vec("[a-z]{4,9}", 3..7),
+        at_end in any::<bool>(),
+        shown in 2usize..6,
+        drifted in proptest::collection::btree_set(0usize..6, 1..4),
+        changed in 0usize..6,
+    ) {
+        let lines = items(count, &words);
+        let per = words.len() + 2;
+        // The caller's item: the first or the last.
+        let item = if at_end { 1 + (count - 1) * per } else { 1 };
+        let shown = shown.min(words.len());
+        // The search: the list's edge line and `shown` comment lines of
+        // the item next to it, with the item's `{` or `},`.
+        let range = if at_end {
+            item + per - 1 - shown..item + per + 1
+        } else {
+            0..item + 1 + shown
+        };
+        let comments: Vec<usize> = range.clone().filter(|&i| lines[i].starts_with("    //")).collect();
+        prop_assume!(!comments.is_empty());
+        let search: String = range.clone().map(|i| format!("{}\n", lines[i])).collect();
+        // On disk, the item's comments in `drifted` have another first
+        // word (`timeAlt` for `time`).
+        let mut disk = lines.clone();
+        let mut stale = 0;
+        for &d in &drifted {
+            let i = comments[d % comments.len()];
+            if disk[i] == lines[i] {
+                let (word, rest) = lines[i]["    // ".len()..].split_once(' ').unwrap();
+                disk[i] = format!("    // {word}Alt {rest}");
+                stale += 1;
+            }
+        }
+        let file: String = disk.iter().map(|l| format!("{l}\n")).collect();
+        // The caller changes one comment line.
+        let target = comments[changed % comments.len()];
+        let new: String = range
+            .clone()
+            .map(|i| if i == target { format!("{} changed\n", lines[i]) } else { format!("{}\n", lines[i]) })
+            .collect();
+        if let Ok(got) = apply(&file, &search, &new) {
+            // Only the caller's item may change, and only through one
+            // stale line, the file's version of which stays.
+            prop_assert!(stale <= 1, "edited through {stale} stale lines:\n{got}");
+            prop_assert_eq!(&disk[target], &lines[target], "wrote over a line changed on disk:\n{}", got);
+            let mut want = disk.clone();
+            want[target] = format!("{} changed", disk[target]);
+            let want: String = want.iter().map(|l| format!("{l}\n")).collect();
+            prop_assert_eq!(got, want);
+        }
     }
 }

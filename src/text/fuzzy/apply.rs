@@ -5,7 +5,7 @@ use super::align::Step;
 use super::context::Ctx;
 use super::costs::COSTS;
 use super::edges;
-use super::merge::{Clash, Sides};
+use super::merge::{Clash, Contradiction, Sides};
 use super::normalize::{invisible, solid};
 use super::outcome::{Adjustment, PlannedEdit};
 use super::places::{Place, Prepared};
@@ -164,7 +164,7 @@ fn edit_of(
                 words,
             })),
         },
-        Clash::KeptDiffer(kept, still_in_file) => Refusal::NotFound {
+        Clash::KeptDiffer(kept, why) => Refusal::NotFound {
             best: Some(ctx.candidate(&region, score, &adjustments)),
             diff: ctx.diff_against(&prepared.reading.search, &region),
             threshold: ctx.threshold(),
@@ -174,7 +174,10 @@ fn edit_of(
                     .iter()
                     .map(|&(s, f)| (s + 1, f.map(|f| f + 1)))
                     .collect(),
-                still_in_file,
+                still_in_file: match why {
+                    Contradiction::StillInFile(word) => Some(word),
+                    Contradiction::Lines => None,
+                },
             })),
         },
     })?;

@@ -10,6 +10,7 @@
 //! a caller left out, or how a place was found, is never evidence: only the
 //! cost of the alignment is.
 
+use super::align::Step;
 use super::costs::COSTS;
 use super::places::Place;
 
@@ -61,8 +62,22 @@ pub(crate) fn best(places: &[Place], threshold: f64) -> Option<usize> {
 }
 
 /// The decision for one match among `places` (sorted by [`sort`]); `rivals`
-/// are further places that compete with the best one.
-pub(crate) fn single(places: &[Place], rivals: &[Place], threshold: f64) -> Decision {
+/// are further places that compete with the best one; `open(k)` is the
+/// search lines place `k` leaves unpaired at the search's edges.
+///
+/// Such a line is priced as a line removed since the caller read it, but
+/// where the file goes on past the place with other lines, nothing shows
+/// that it was removed rather than that the block is another one: a
+/// sibling that reads like the caller's block and goes on otherwise (the
+/// caller's block is the last before the closing `}`). A place that has
+/// the line is then a rival however its other lines compare, as long as it
+/// fits the threshold.
+pub(crate) fn single(
+    places: &[Place],
+    rivals: &[Place],
+    threshold: f64,
+    open: impl Fn(usize) -> Vec<usize>,
+) -> Decision {
     if places.is_empty() {
         return Decision::NotFound(None, Vec::new());
     }
@@ -78,7 +93,17 @@ pub(crate) fn single(places: &[Place], rivals: &[Place], threshold: f64) -> Deci
     let best = &places[at];
     // Every disjoint place not clearly dearer is a rival, the cheaper
     // places beyond the budget included.
-    let near = |p: &&Place| !COSTS.clearly_better(best.alignment.cost, p.alignment.cost);
+    let open = open(at);
+    let closes_edge = |p: &Place| {
+        p.reading == best.reading
+            && within(p, threshold)
+            && p.alignment
+                .steps
+                .iter()
+                .any(|step| matches!(*step, Step::Pair { s, .. } if open.contains(&s)))
+    };
+    let near =
+        |p: &&Place| !COSTS.clearly_better(best.alignment.cost, p.alignment.cost) || closes_edge(p);
     let tied: Vec<Place> = places
         .iter()
         .enumerate()
@@ -106,7 +131,7 @@ pub(crate) fn all<K: PartialEq>(
         .filter(|&k| within(&places[k], threshold))
         .collect();
     if fitting.is_empty() {
-        return single(places, &[], threshold);
+        return single(places, &[], threshold, |_| Vec::new());
     }
     // Disjoint places, the better first.
     let mut kept: Vec<usize> = Vec::new();

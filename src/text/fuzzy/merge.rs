@@ -23,11 +23,11 @@
 use std::ops::Range;
 
 use super::align::{Alignment, Step};
-use super::costs::COSTS;
 use super::diff::kept_pairs_fine_first;
 use super::likeness::{Likeness, agrees, likeness, numbers_differ, typos};
 use super::rows::Row;
 
+mod kept;
 mod shift;
 mod systematic;
 mod unclear;
@@ -83,13 +83,24 @@ pub(crate) enum Clash {
     /// Line `t` of `new_content` is a marker with no marker of the search.
     MarkerInNew { t: usize },
     /// Lines `new_content` keeps that the file contradicts, as (search line,
-    /// file line it was paired with, if any), and a word the caller
-    /// remembers on such a line that the file still has elsewhere.
-    KeptDiffer(Vec<(usize, Option<usize>)>, Option<String>),
+    /// file line it was paired with, if any), and what shows them another
+    /// block's.
+    KeptDiffer(Vec<(usize, Option<usize>)>, Contradiction),
     /// The search's typos are one character change made in several words:
     /// the caller's texts went through a transformation, as (the change,
     /// the words as searched and as in the file).
     Transformed(Swap, Vec<(String, String)>),
+}
+
+/// What shows that the kept lines the file contradicts are another block's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Contradiction {
+    /// More of them than a memory gets stale, or one where no kept line
+    /// confirms the place.
+    Lines,
+    /// A word the caller remembers on such a line (or the whole line) that
+    /// the file still has elsewhere.
+    StillInFile(String),
 }
 
 /// The three texts and how two pairs of them line up.
@@ -306,32 +317,7 @@ impl Sides<'_, '_> {
             }
             (s0, t0, f0) = (s + 1, t + 1, r.end);
         }
-        // A line remembered stale is forgiven only beside a kept line the
-        // file confirms and has nowhere else: `}` or `Unit,` confirm any
-        // block, and a look-alike left where the caller's block was deleted
-        // has them all.
-        let confirmed = (0..bk.len()).any(|s| {
-            theirs_of[s].is_some()
-                && !self.base[s].is_blank()
-                && matches!(ours[s], Ours::Pair(f, Likeness::Same | Likeness::Noise)
-                    if self.file.iter().filter(|row| row.key == self.file[f].key).take(2).count() == 1)
-        });
-        if kept_differ.len() > COSTS.stale_kept || (!kept_differ.is_empty() && !confirmed) {
-            return Err(Clash::KeptDiffer(kept_differ, None));
-        }
-        // A line remembered stale is the file's line changed since the
-        // caller read it, so the words the caller remembers there are gone
-        // from the file. One the file still has elsewhere (`_AppendAction`
-        // where the line reads `_StoreAction`) shows another block, a
-        // look-alike of the caller's, as a misspelling the file has as a
-        // word shows another word.
-        let remembered = kept_differ.iter().find_map(|&(s, f)| match ours[s] {
-            Ours::Pair(paired, _) if Some(paired) == f => self.remembered_in_file(s, paired),
-            _ => None,
-        });
-        if let Some(word) = remembered {
-            return Err(Clash::KeptDiffer(kept_differ, Some(word)));
-        }
+        self.judge_kept(&kept_differ, &ours, &theirs_of)?;
         // Blank lines taken from the file in a run keep their order there.
         let mut k = 0;
         while k < merged.out.len() {
@@ -415,52 +401,6 @@ impl Sides<'_, '_> {
             let (b, f) = (&self.base[s], &self.file[f]);
             (!b.is_blank() && b.same(f)).then(|| f.width as isize - b.width as isize)
         }))
-    }
-
-    /// What the caller remembers on search line `s`, read as file line `f`
-    /// stale, that the file still has: the whole line, as another line of
-    /// the file; or a word, when the two lines differ in names the file both
-    /// has elsewhere (every word of two characters or more that one line has
-    /// and the other lacks occurs on some other line of the file). A rename
-    /// since the caller read the line leaves the old name gone or the new
-    /// one new; two names both in use are two things, and the line is a
-    /// sibling's.
-    fn remembered_in_file(&self, s: usize, f: usize) -> Option<String> {
-        fn words(line: &str) -> Vec<&str> {
-            line.split(' ')
-                .filter(|w| w.chars().count() > 1)
-                .filter(|w| w.starts_with(|c: char| c.is_alphabetic() || c == '_'))
-                .collect()
-        }
-        let (mine, theirs) = (words(&self.base[s].key), words(&self.file[f].key));
-        let only_mine: Vec<&str> = mine
-            .iter()
-            .copied()
-            .filter(|w| !theirs.contains(w))
-            .collect();
-        let only_theirs = theirs.iter().filter(|w| !mine.contains(w));
-        let elsewhere = |w: &&str| {
-            self.file
-                .iter()
-                .enumerate()
-                .any(|(k, row)| k != f && row.key.split(' ').any(|x| x == *w))
-        };
-        // The caller's whole line as the one other line of the file that
-        // has it: the caller showed that line (beside this one, a line shown
-        // twice), not this one stale. A line the file has in several places
-        // (`limits:`, `else:`) tells no place; and where the file's line
-        // still has all of the caller's, in order (a comment added since),
-        // nothing the caller remembers is gone.
-        let key = &self.base[s].key;
-        let mut on_line = self.file[f].key.split(' ');
-        let all_still_there = key.split(' ').all(|t| on_line.any(|x| x == t));
-        let mut copies = (0..self.file.len()).filter(|&k| k != f && self.file[k].key == *key);
-        if !all_still_there && let (Some(k), None) = (copies.next(), copies.next()) {
-            return Some(self.file[k].raw.trim().to_string());
-        }
-        let first = only_mine.first()?;
-        (only_mine.iter().all(elsewhere) && only_theirs.clone().all(elsewhere))
-            .then(|| first.to_string())
     }
 
     fn file_has_word(&self, word: &str) -> bool {

@@ -283,6 +283,30 @@ impl<'a> Prepared<'a> {
         out
     }
 
+    /// The search's first and last lines of text that `place` leaves
+    /// unpaired where the file goes on past the place: nothing in the place
+    /// shows them removed since they were read (see [`super::decide`]).
+    pub(crate) fn open_edges(&self, ctx: &Ctx<'_, '_>, place: &Place) -> Vec<usize> {
+        let text = |s: &usize| !self.search[*s].is_blank() && !self.search_markers[*s];
+        let paired = |s: usize| {
+            place.alignment.steps.iter().any(|step| {
+                matches!(*step, Step::Pair { s: p, .. } | Step::Hidden { s: p, .. } if p == s)
+            })
+        };
+        let region = &place.alignment.region;
+        let goes_on = |lines: &[Row<'_>]| lines.iter().any(|r| !r.is_blank());
+        let first = (0..self.search.len()).find(text);
+        let last = (0..self.search.len()).rev().find(text);
+        let mut out = Vec::new();
+        if let Some(s) = first.filter(|&s| !paired(s) && goes_on(&ctx.file[..region.start])) {
+            out.push(s);
+        }
+        if let Some(s) = last.filter(|&s| !paired(s) && goes_on(&ctx.file[region.end..])) {
+            out.push(s);
+        }
+        out
+    }
+
     /// Every place the candidate search proposes, aligned.
     pub(crate) fn places(&self, ctx: &Ctx<'_, '_>, reading: usize) -> Vec<Place> {
         let blocks = BlockLines::of_snippet(&self.reading.search);

@@ -224,7 +224,9 @@ fn tolerant(ctx: &Ctx<'_, '_>) -> Result<Plan, Refusal> {
                 }
                 None => Vec::new(),
             };
-            decide::single(&places, &rivals, request.threshold)
+            decide::single(&places, &rivals, request.threshold, |k| {
+                prepared[places[k].reading].open_edges(ctx, &places[k])
+            })
         }
         Strategy::ReplaceAll => decide::all(&places, request.threshold, |k| {
             let r = &places[k].alignment.region;
