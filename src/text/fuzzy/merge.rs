@@ -302,12 +302,16 @@ impl Sides<'_, '_> {
             self.chunk(c, &ours, sides, &base_of, &mut merged, &mut kept_differ)?;
             // A line the caller saw byte for byte and re-indented alone (a
             // tab for spaces) is written as sent, as it would be had the
-            // whole search been found exactly. Any other difference between
-            // lines of one key is a look-alike's, not a rewrite.
+            // whole search been found exactly; where it was, any change of
+            // its spaces is (trailing ones too). Any other difference
+            // between lines of one key is a look-alike's, not a rewrite.
+            let respaced = |f: usize| {
+                let (b, sent) = (&self.base[s], &self.theirs[t]);
+                b.reindented_alone(&self.file[f], sent)
+                    || (self.exact && b.raw == self.file[f].raw && b.raw != sent.raw)
+            };
             match ours.get(s) {
-                Some(Ours::Pair(f, _))
-                    if self.base[s].reindented_alone(&self.file[*f], &self.theirs[t]) =>
-                {
+                Some(Ours::Pair(f, _)) if respaced(*f) => {
                     merged.out.push(Out::New {
                         t,
                         anchor: Some(Anchor::Replaces { s, f: *f }),
@@ -643,13 +647,29 @@ impl Sides<'_, '_> {
             });
             if let (Some(out), Some(end)) = (out, end) {
                 merged.out.extend(out[..=end].iter().copied());
+                // The marker's lines past the last one written out are blank
+                // lines new_content did not write: they stay in the rest, as
+                // blank lines only the file has do.
+                let past = match out[end] {
+                    Out::Disk(f)
+                    | Out::New {
+                        anchor: Some(Anchor::Rewrites { f }),
+                        ..
+                    } => f + 1,
+                    Out::New { .. } => r.end,
+                };
+                let rest_start = if (past..r.end).all(|f| self.file[f].is_blank()) {
+                    past
+                } else {
+                    r.end
+                };
                 let rest = Chunk {
                     base: c.base.start + 1..c.base.end,
                     theirs: c.theirs.start + end + 1..c.theirs.end,
-                    ours: r.end..c.ours.end,
+                    ours: rest_start..c.ours.end,
                     shift: c.shift,
                 };
-                let sides = &side[r.end - c.ours.start..];
+                let sides = &side[rest_start - c.ours.start..];
                 return self.chunk(rest, ours, sides, base_of, merged, kept_differ);
             }
         }
