@@ -6,7 +6,8 @@
 //! line has and the file's lacks. Found by the transformations census
 //! (`edit_code_transforms`, seeds 31307 and 67832). And the reverse: a line
 //! the caller copied exactly and re-indented alone (a tab for spaces) is the
-//! caller's change, found by `apply_patch_real` on a real diff. Each test
+//! caller's change, found by `apply_patch_real` on a real diff; as is a
+//! change of spaces at either end of a line of a search found exactly. Each test
 //! checks that the file is written exactly as intended or not at all.
 
 #[path = "edit_outcome/mod.rs"]
@@ -113,6 +114,23 @@ fn a_tab_the_caller_turns_into_spaces_is_written_as_spaces() {
     let want = MACROS.replace('\t', "    ");
     intended_or_refused(apply(MACROS, &search, &new), &want);
     assert!(apply(MACROS, &search, &new).is_ok());
+}
+
+#[test]
+fn trailing_spaces_the_caller_removes_from_an_exact_search_are_removed() {
+    // Found exactly, the search's lines are the file's; new_content keeps
+    // a line but for the spaces after it, which is the change to write.
+    // Found by exact_edits_touch_nothing_outside_the_match (a whole file,
+    // ` z ` with no final newline, read back as unverified).
+    let file = "fn main() {    \n    run();  \n}\n";
+    let search = "fn main() {    \n    run();  \n";
+    let new = "fn main() {\n    run();\n";
+    assert_eq!(
+        apply(file, search, new).unwrap(),
+        "fn main() {\n    run();\n}\n"
+    );
+    // A file that ends without a line break keeps ending without one.
+    assert_eq!(apply("\n\n z ", "\n\n z ", " z\n").unwrap(), " z");
 }
 
 proptest::proptest! {
