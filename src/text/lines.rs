@@ -35,6 +35,18 @@ pub enum Eol {
 }
 
 impl Eol {
+    /// The line break `text` ends with: [`Eol::None`] when it ends without
+    /// one.
+    pub fn ending(text: &str) -> Eol {
+        if text.ends_with("\r\n") {
+            Eol::Crlf
+        } else if text.ends_with('\n') {
+            Eol::Lf
+        } else {
+            Eol::None
+        }
+    }
+
     /// The ending's characters.
     pub fn as_str(self) -> &'static str {
         match self {

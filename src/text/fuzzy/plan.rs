@@ -14,6 +14,7 @@ use super::normalize::LfText;
 use super::outcome::{Candidate, Plan, PlannedEdit, Strategy};
 use super::places::{Place, Prepared};
 use super::refusal::{ConflictReason, Refusal, Unfound};
+use crate::text::lines::Eol;
 
 /// Plans `request` against `text`.
 pub(crate) fn plan(text: &str, request: &EditRequest<'_>) -> Result<Plan, Refusal> {
@@ -171,14 +172,11 @@ fn keep_missing_final_newline(text: &str, edits: &mut [PlannedEdit]) {
     }
     let start = last.splice.range.start;
     let takes_a_break = text[start..].starts_with('\n') || text[start..].starts_with("\r\n");
-    if start == 0 || !text[..start].ends_with('\n') || takes_a_break {
+    let before = Eol::ending(&text[..start]);
+    if before == Eol::None || takes_a_break {
         return;
     }
-    last.splice.range.start -= if text[..start].ends_with("\r\n") {
-        2
-    } else {
-        1
-    };
+    last.splice.range.start -= before.as_str().len();
 }
 
 /// The tolerant path: every reading placed, one decision, one edit (or every

@@ -206,12 +206,7 @@ impl Region<'_, '_> {
         // Removing the last lines of a file without a final newline takes the
         // line break before them too, so the file still ends without one.
         if lines.is_empty() && open_end && self.lines.start > 0 {
-            let before = &self.text[..range.start];
-            range.start -= if before.ends_with("\r\n") {
-                2
-            } else {
-                usize::from(before.ends_with('\n'))
-            };
+            range.start -= Eol::ending(&self.text[..range.start]).as_str().len();
         }
         Rendered { range, text }
     }

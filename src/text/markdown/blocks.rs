@@ -47,16 +47,7 @@ pub(crate) struct Scan<'t> {
 /// Scans `text` from line `first_line` on (the lines before it, frontmatter,
 /// are skipped but counted).
 pub(crate) fn scan(text: &str, first_line: usize) -> Scan<'_> {
-    let mut scanner = Scanner::new(text);
-    let mut count = 0;
-    for (i, line) in split_lines(text).enumerate() {
-        count = i + 1;
-        if count < first_line {
-            continue;
-        }
-        scanner.line(count, line);
-    }
-    scanner.finish(count)
+    scan_with(Scanner::new(text), text, first_line)
 }
 
 /// [`scan`] with every line taken by the general path, without the
@@ -65,6 +56,10 @@ pub(crate) fn scan(text: &str, first_line: usize) -> Scan<'_> {
 pub(crate) fn scan_general_only(text: &str, first_line: usize) -> Scan<'_> {
     let mut scanner = Scanner::new(text);
     scanner.general_only = true;
+    scan_with(scanner, text, first_line)
+}
+
+fn scan_with<'t>(mut scanner: Scanner<'t>, text: &'t str, first_line: usize) -> Scan<'t> {
     let mut count = 0;
     for (i, line) in split_lines(text).enumerate() {
         count = i + 1;

@@ -43,7 +43,7 @@ use std::ops::Range;
 use serde_json::Value;
 
 use crate::text::document::Splice;
-use crate::text::lines::LineIndex;
+use crate::text::lines::{Eol, LineIndex};
 use crate::text::markdown::{Frontmatter, FrontmatterKind, frontmatter};
 use yaml_read::{Written, YamlEntry, read_yaml};
 use yaml_write::{ListStyle, entry_lines, string_text};
@@ -510,13 +510,9 @@ fn yaml_splices(
 /// How the lines replaced by `range` end (its last line's ending), so a
 /// replacement keeps it; `eol` when the range has none.
 fn line_end<'a>(text: &'a str, range: &Range<usize>, eol: &'a str) -> &'a str {
-    let replaced = &text[range.clone()];
-    if replaced.ends_with("\r\n") {
-        "\r\n"
-    } else if replaced.ends_with('\n') {
-        "\n"
-    } else {
-        eol
+    match Eol::ending(&text[range.clone()]) {
+        Eol::None => eol,
+        ending => ending.as_str(),
     }
 }
 

@@ -405,16 +405,16 @@ impl<'w> Transaction<'w> {
             })
             .sum::<usize>()
             >= super::PARALLEL_MIN_BYTES;
-        match (before, large) {
-            (false, _) => news(),
-            (true, false) => {
-                olds();
-                news();
-            }
-            (true, true) => std::thread::scope(|scope| {
+        if before && large {
+            std::thread::scope(|scope| {
                 scope.spawn(olds);
                 news();
-            }),
+            });
+        } else {
+            if before {
+                olds();
+            }
+            news();
         }
     }
 

@@ -60,7 +60,7 @@ use std::ops::Range;
 use super::Hunk;
 use crate::text::edit::LineSpan;
 use crate::text::fuzzy::MatchKind;
-use crate::text::lines::LineIndex;
+use crate::text::lines::{Eol, LineIndex};
 use pin::common_offset;
 
 /// Where a hunk landed.
@@ -198,11 +198,8 @@ pub fn apply(text: &str, hunks: &[Hunk]) -> Result<Applied, HunkRefusal> {
         !had_final_newline
     };
     if lacks_final_newline {
-        if out.text.ends_with("\r\n") {
-            out.text.truncate(out.text.len() - 2);
-        } else if out.text.ends_with('\n') {
-            out.text.pop();
-        }
+        let ending = Eol::ending(&out.text).as_str().len();
+        out.text.truncate(out.text.len() - ending);
     }
     Ok(out)
 }
