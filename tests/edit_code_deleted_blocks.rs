@@ -18,7 +18,7 @@
 mod edit_outcome;
 
 use edit_outcome::apply;
-use mcp_server_text::text::fuzzy::{Refusal, Unfound};
+use mcp_server_text::text::fuzzy::{EditRequest, Refusal, Strategy, Unfound, plan_edit};
 use proptest::prelude::*;
 
 /// Action classes whose constructors differ in the class name alone.
@@ -198,6 +198,27 @@ fn a_sibling_that_goes_on_where_the_search_ends_its_enum_is_a_rival() {
             assert_eq!(lines, [(5, 10), (14, 20)]);
         }
         other => panic!("not ambiguous: {other}"),
+    }
+}
+
+#[test]
+fn replace_all_does_not_take_the_sibling_alone_either() {
+    // Under replace_all the two variants hold different text, and the one
+    // that lacks the closing `}` is not clearly the better fit: neither is
+    // changed alone.
+    let search = "        // When `true`, a call to `park_timeout` should return and time\n        // should not advance, as when the task\n        // passed to `block_on` called `task::yield_now()`.\n        #[cfg(feature = \"test-util\")]\n        did_wake: AtomicBool,\n    },\n}\n";
+    let new = search.replace("AtomicBool,", "AtomicBool_next,");
+    let request = EditRequest::new(search, &new).with_strategy(Strategy::ReplaceAll);
+    match plan_edit(INNER, &request).unwrap_err() {
+        Refusal::Ambiguous { candidates, unlike } => {
+            assert!(unlike);
+            let lines: Vec<(usize, usize)> = candidates
+                .iter()
+                .map(|c| (c.lines.start, c.lines.end))
+                .collect();
+            assert_eq!(lines, [(5, 10), (14, 20)]);
+        }
+        other => panic!("not refused as unlike: {other}"),
     }
 }
 

@@ -94,16 +94,10 @@ pub(crate) fn single(
     // Every disjoint place not clearly dearer is a rival, the cheaper
     // places beyond the budget included.
     let open = open(at);
-    let closes_edge = |p: &Place| {
-        p.reading == best.reading
-            && within(p, threshold)
-            && p.alignment
-                .steps
-                .iter()
-                .any(|step| matches!(*step, Step::Pair { s, .. } if open.contains(&s)))
+    let near = |p: &&Place| {
+        !COSTS.clearly_better(best.alignment.cost, p.alignment.cost)
+            || closes_edge(best, &open, p, threshold)
     };
-    let near =
-        |p: &&Place| !COSTS.clearly_better(best.alignment.cost, p.alignment.cost) || closes_edge(p);
     let tied: Vec<Place> = places
         .iter()
         .enumerate()
@@ -120,18 +114,33 @@ pub(crate) fn single(
     Decision::Ambiguous(std::iter::once(best.clone()).chain(tied).collect())
 }
 
+/// Whether `p` pairs a line that `best` leaves unpaired at the search's
+/// edge, `open`, and fits the threshold: a rival however its other lines
+/// compare (see [`single`]).
+fn closes_edge(best: &Place, open: &[usize], p: &Place, threshold: f64) -> bool {
+    p.reading == best.reading
+        && within(p, threshold)
+        && p.alignment
+            .steps
+            .iter()
+            .any(|step| matches!(*step, Step::Pair { s, .. } if open.contains(&s)))
+}
+
 /// The decision for `replace_all` among `places` (sorted by [`sort`]);
-/// `content(k)` tells what text place `k` holds.
+/// `content(k)` tells what text place `k` holds, and `open(k)` is as for
+/// [`single`]: a place that holds other text and has a line the best one
+/// lacks at the search's edge is not clearly worse.
 pub(crate) fn all<K: PartialEq>(
     places: &[Place],
     threshold: f64,
     content: impl Fn(usize) -> K,
+    open: impl Fn(usize) -> Vec<usize>,
 ) -> Decision {
     let fitting: Vec<usize> = (0..places.len())
         .filter(|&k| within(&places[k], threshold))
         .collect();
     if fitting.is_empty() {
-        return single(places, &[], threshold, |_| Vec::new());
+        return single(places, &[], threshold, open);
     }
     // Disjoint places, the better first.
     let mut kept: Vec<usize> = Vec::new();
@@ -158,10 +167,11 @@ pub(crate) fn all<K: PartialEq>(
             .copied()
             .filter(|&k| content(k) == content(best))
             .collect();
-        let others_clear = kept
-            .iter()
-            .filter(|k| !same.contains(k))
-            .all(|&k| COSTS.clearly_better(places[best].alignment.cost, places[k].alignment.cost));
+        let open = open(best);
+        let others_clear = kept.iter().filter(|k| !same.contains(k)).all(|&k| {
+            COSTS.clearly_better(places[best].alignment.cost, places[k].alignment.cost)
+                && !closes_edge(&places[best], &open, &places[k], threshold)
+        });
         if !others_clear {
             return Decision::Unlike(kept);
         }

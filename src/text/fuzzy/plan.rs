@@ -213,6 +213,7 @@ fn tolerant(ctx: &Ctx<'_, '_>) -> Result<Plan, Refusal> {
         let adjustments = prepared[p.reading].adjustments(ctx, p);
         ctx.candidate(&p.alignment.region, score(p), &adjustments)
     };
+    let open = |k: usize| prepared[places[k].reading].open_edges(ctx, &places[k]);
     let decision = match request.strategy {
         Strategy::SingleMatch => {
             let rivals = match decide::best(&places, request.threshold) {
@@ -222,18 +223,21 @@ fn tolerant(ctx: &Ctx<'_, '_>) -> Result<Plan, Refusal> {
                 }
                 None => Vec::new(),
             };
-            decide::single(&places, &rivals, request.threshold, |k| {
-                prepared[places[k].reading].open_edges(ctx, &places[k])
-            })
+            decide::single(&places, &rivals, request.threshold, open)
         }
-        Strategy::ReplaceAll => decide::all(&places, request.threshold, |k| {
-            let r = &places[k].alignment.region;
-            ctx.file[r.clone()]
-                .iter()
-                .filter(|row| !row.is_blank())
-                .map(|row| row.key.clone())
-                .collect::<Vec<_>>()
-        }),
+        Strategy::ReplaceAll => decide::all(
+            &places,
+            request.threshold,
+            |k| {
+                let r = &places[k].alignment.region;
+                ctx.file[r.clone()]
+                    .iter()
+                    .filter(|row| !row.is_blank())
+                    .map(|row| row.key.clone())
+                    .collect::<Vec<_>>()
+            },
+            open,
+        ),
     };
     match decision {
         Decision::NotFound(best, close) => Err(Refusal::NotFound {
