@@ -284,8 +284,9 @@ impl<'a> Prepared<'a> {
     }
 
     /// The search's first and last lines of text that `place` leaves
-    /// unpaired where the file goes on past the place: nothing in the place
-    /// shows them removed since they were read (see [`super::decide`]).
+    /// unpaired where the file goes on past the place with other lines:
+    /// nothing in the place shows them removed since they were read (see
+    /// [`super::decide`]).
     pub(crate) fn open_edges(&self, ctx: &Ctx<'_, '_>, place: &Place) -> Vec<usize> {
         let text = |s: &usize| !self.search[*s].is_blank() && !self.search_markers[*s];
         let paired = |s: usize| {
@@ -294,14 +295,43 @@ impl<'a> Prepared<'a> {
             })
         };
         let region = &place.alignment.region;
-        let goes_on = |lines: &[Row<'_>]| lines.iter().any(|r| !r.is_blank());
+        // The file goes on with other lines: not with the line itself a
+        // few lines on, past lines the file gained (lines unlike any of the
+        // search's: a look-alike's neighbour is the caller's block, drifted
+        // or not).
+        let known = |r: &Row<'_>| {
+            !r.is_blank()
+                && self.search.iter().any(|q| {
+                    q.same(r)
+                        || rapidfuzz::fuzz::ratio(q.key.chars(), r.key.chars())
+                            >= COSTS.paired_rewrite
+                })
+        };
+        let goes_on = |past: &mut dyn Iterator<Item = &Row<'_>>, s: usize| {
+            for r in past.take(COSTS.window_margin) {
+                if r.same(&self.search[s]) {
+                    return false;
+                }
+                if known(r) {
+                    return true;
+                }
+            }
+            true
+        };
+        let before = &ctx.file[..region.start];
+        let after = &ctx.file[region.end..];
+        let text_in = |rows: &[Row<'_>]| rows.iter().any(|r| !r.is_blank());
         let first = (0..self.search.len()).find(text);
         let last = (0..self.search.len()).rev().find(text);
         let mut out = Vec::new();
-        if let Some(s) = first.filter(|&s| !paired(s) && goes_on(&ctx.file[..region.start])) {
+        if let Some(s) =
+            first.filter(|&s| !paired(s) && text_in(before) && goes_on(&mut before.iter().rev(), s))
+        {
             out.push(s);
         }
-        if let Some(s) = last.filter(|&s| !paired(s) && goes_on(&ctx.file[region.end..])) {
+        if let Some(s) =
+            last.filter(|&s| !paired(s) && text_in(after) && goes_on(&mut after.iter(), s))
+        {
             out.push(s);
         }
         out
