@@ -11,7 +11,7 @@
 #[path = "edit_outcome/mod.rs"]
 mod edit_outcome;
 
-use edit_outcome::apply;
+use edit_outcome::{apply, candidate_lines};
 use mcp_server_text::text::fuzzy::{
     EditRequest, Plan, Refusal, Strategy as EditStrategy, plan_edit,
 };
@@ -34,11 +34,7 @@ fn a_single_match_of_two_copies_three_lines_apart_is_ambiguous() {
     let refusal = apply(FILE, "    //!\n", "new\nd\ne!;\n//!\n").unwrap_err();
     match &refusal {
         Refusal::Ambiguous { candidates, .. } => {
-            let lines: Vec<(usize, usize)> = candidates
-                .iter()
-                .map(|c| (c.lines.start, c.lines.end))
-                .collect();
-            assert_eq!(lines, [(4, 4), (7, 7)]);
+            assert_eq!(candidate_lines(candidates), [(4, 4), (7, 7)]);
         }
         other => panic!("expected ambiguous, got {other:?}"),
     }

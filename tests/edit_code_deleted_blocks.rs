@@ -17,7 +17,7 @@
 #[path = "edit_outcome/mod.rs"]
 mod edit_outcome;
 
-use edit_outcome::apply;
+use edit_outcome::{apply, candidate_lines};
 use mcp_server_text::text::fuzzy::{EditRequest, Refusal, Strategy, Unfound, plan_edit};
 use proptest::prelude::*;
 
@@ -181,21 +181,21 @@ proptest! {
 /// disk.
 const INNER: &str = "enum Inner {\n    Traditional {\n        state: Mutex<InnerState>,\n\n        // When `true`, a call to `park_timeout` should return and time\n        // should not advance, as when the task\n        // passed to `block_on` called `task::yield_now()`.\n        #[cfg(feature = \"test-util\")]\n        did_wake: AtomicBool,\n    },\n\n    #[cfg(tokio_unstable)]\n    Alternative {\n        // When `true`, a call to `park_timeout` should return and timeAlt\n        // should not advance, as when the taskTwo\n        // passed to `block_on` called `taskTwo::yield_now()`.\n        #[cfg(feature = \"test-util\")]\n        did_wake: AtomicBool,\n    },\n}\n";
 
+/// The caller's variant as it read it: its comments, its field, and the
+/// enum's closing brace.
+const INNER_SEARCH: &str = "        // When `true`, a call to `park_timeout` should return and time\n        // should not advance, as when the task\n        // passed to `block_on` called `task::yield_now()`.\n        #[cfg(feature = \"test-util\")]\n        did_wake: AtomicBool,\n    },\n}\n";
+
 #[test]
 fn a_sibling_that_goes_on_where_the_search_ends_its_enum_is_a_rival() {
     // The first variant has every line of the search but its last, the
     // enum's closing `}`; the second has them all, three reading otherwise.
     // Which the caller read is not clear, so nothing is changed (the first
     // was edited before: a missing `}` costs two edits, three words eleven).
-    let search = "        // When `true`, a call to `park_timeout` should return and time\n        // should not advance, as when the task\n        // passed to `block_on` called `task::yield_now()`.\n        #[cfg(feature = \"test-util\")]\n        did_wake: AtomicBool,\n    },\n}\n";
+    let search = INNER_SEARCH;
     let new = search.replace("AtomicBool,", "AtomicBool_next,");
     match apply(INNER, search, &new).unwrap_err() {
         Refusal::Ambiguous { candidates, .. } => {
-            let lines: Vec<(usize, usize)> = candidates
-                .iter()
-                .map(|c| (c.lines.start, c.lines.end))
-                .collect();
-            assert_eq!(lines, [(5, 10), (14, 20)]);
+            assert_eq!(candidate_lines(&candidates), [(5, 10), (14, 20)]);
         }
         other => panic!("not ambiguous: {other}"),
     }
@@ -233,17 +233,13 @@ fn replace_all_does_not_take_the_sibling_alone_either() {
     // Under replace_all the two variants hold different text, and the one
     // that lacks the closing `}` is not clearly the better fit: neither is
     // changed alone.
-    let search = "        // When `true`, a call to `park_timeout` should return and time\n        // should not advance, as when the task\n        // passed to `block_on` called `task::yield_now()`.\n        #[cfg(feature = \"test-util\")]\n        did_wake: AtomicBool,\n    },\n}\n";
+    let search = INNER_SEARCH;
     let new = search.replace("AtomicBool,", "AtomicBool_next,");
     let request = EditRequest::new(search, &new).with_strategy(Strategy::ReplaceAll);
     match plan_edit(INNER, &request).unwrap_err() {
         Refusal::Ambiguous { candidates, unlike } => {
             assert!(unlike);
-            let lines: Vec<(usize, usize)> = candidates
-                .iter()
-                .map(|c| (c.lines.start, c.lines.end))
-                .collect();
-            assert_eq!(lines, [(5, 10), (14, 20)]);
+            assert_eq!(candidate_lines(&candidates), [(5, 10), (14, 20)]);
         }
         other => panic!("not refused as unlike: {other}"),
     }
@@ -260,7 +256,7 @@ fn a_line_removed_at_the_search_s_edge_is_still_tolerated_with_no_sibling_that_h
         .unwrap()
         .to_string()
         + "\n    Unit,\n}\n";
-    let search = "        // When `true`, a call to `park_timeout` should return and time\n        // should not advance, as when the task\n        // passed to `block_on` called `task::yield_now()`.\n        #[cfg(feature = \"test-util\")]\n        did_wake: AtomicBool,\n    },\n}\n";
+    let search = INNER_SEARCH;
     let new = search.replace("AtomicBool,", "AtomicBool_next,");
     let got = apply(&file, search, &new).unwrap();
     assert_eq!(got, file.replace("AtomicBool,", "AtomicBool_next,"));

@@ -2,7 +2,7 @@
 //! its promise: the file exactly as intended, or untouched.
 #![allow(dead_code)]
 
-use mcp_server_text::text::fuzzy::{EditRequest, Refusal, plan_edit};
+use mcp_server_text::text::fuzzy::{Candidate, EditRequest, Refusal, plan_edit};
 
 /// The file after the edit of `search` into `new`, or the refusal.
 pub fn apply(file: &str, search: &str, new: &str) -> Result<String, Refusal> {
@@ -15,4 +15,12 @@ pub fn intended_or_refused(got: Result<String, Refusal>, want: &str) {
     if let Ok(got) = got {
         assert_eq!(got, want);
     }
+}
+
+/// The line ranges (first, last) an ambiguous refusal offers, in order.
+pub fn candidate_lines(candidates: &[Candidate]) -> Vec<(usize, usize)> {
+    candidates
+        .iter()
+        .map(|c| (c.lines.start, c.lines.end))
+        .collect()
 }

@@ -173,6 +173,11 @@ pub(crate) fn likeness(a: &str, b: &str) -> Likeness {
 /// The word pairs (of `ta`, of `tb`) in which the two token lists differ, if
 /// every difference is a typo in a word; `None` otherwise.
 fn typo_pairs<'a>(ta: &[&'a str], tb: &[&'a str]) -> Option<Vec<(&'a str, &'a str)>> {
+    // Typos pair word for word, so lists of other lengths hold something
+    // else; the diff would say so at a cost.
+    if ta.len() != tb.len() {
+        return None;
+    }
     let mut pairs = Vec::new();
     for op in capture_diff_slices(Algorithm::Myers, ta, tb) {
         match op {
@@ -202,30 +207,30 @@ fn typo_pairs<'a>(ta: &[&'a str], tb: &[&'a str]) -> Option<Vec<(&'a str, &'a st
 /// same line but evidence of another block (generated or copied blocks
 /// often differ in nothing else). A name with digits counts as a number.
 pub(crate) fn numbers_apart(a: &str, b: &str) -> usize {
-    let numbers = |line: &str| -> Vec<String> {
-        let mut found: Vec<String> = tokens(line)
+    let has_digit = |line: &str| line.bytes().any(|c| c.is_ascii_digit());
+    // The alignment asks this of every pair of lines it weighs: most lines
+    // hold no number, and their answer needs no tokens.
+    if a == b || (!has_digit(a) && !has_digit(b)) {
+        return 0;
+    }
+    fn numbers(line: &str) -> Vec<&str> {
+        let mut found: Vec<&str> = tokens(line)
             .into_iter()
-            .filter(|t| t.chars().any(|c| c.is_ascii_digit()))
-            .map(str::to_string)
+            .filter(|t| t.bytes().any(|c| c.is_ascii_digit()))
             .collect();
-        found.sort();
+        found.sort_unstable();
         found
-    };
-    let (mut x, mut y) = (numbers(a), numbers(b));
-    let only = |from: &mut Vec<String>, other: &[String]| {
-        let mut rest = other.to_vec();
-        from.retain(|n| match rest.iter().position(|r| r == n) {
-            Some(k) => {
-                rest.swap_remove(k);
-                false
-            }
-            None => true,
-        });
-        from.len()
-    };
-    let left = only(&mut x, &numbers(b));
-    let right = only(&mut y, &numbers(a));
-    left.max(right)
+    }
+    let (x, y) = (numbers(a), numbers(b));
+    let (mut i, mut j, mut only_x, mut only_y) = (0, 0, 0, 0);
+    while i < x.len() && j < y.len() {
+        match x[i].cmp(y[j]) {
+            std::cmp::Ordering::Less => (only_x, i) = (only_x + 1, i + 1),
+            std::cmp::Ordering::Greater => (only_y, j) = (only_y + 1, j + 1),
+            std::cmp::Ordering::Equal => (i, j) = (i + 1, j + 1),
+        }
+    }
+    (only_x + x.len() - i).max(only_y + y.len() - j)
 }
 
 /// Whether two lines hold different numbers (see [`numbers_apart`]).
@@ -352,6 +357,40 @@ mod tests {
         assert!(!agrees("MIN_SIZE = 3", "MAX_SIZE = 3", "MIN_SIZE = 1"));
         assert!(!agrees("f(a)", "f(a, b)", "g(a)"));
         assert!(agrees("f(a)", "f(a, b)", "g(a, b)"));
+    }
+
+    #[test]
+    fn numbers_apart_counts_the_numbers_either_line_has_beyond_the_other() {
+        assert_eq!(numbers_apart("f(1, 2)", "f(1, 2)"), 0);
+        assert_eq!(numbers_apart("f(a, b)", "g(c)"), 0);
+        assert_eq!(numbers_apart("f(1, 1)", "f(1)"), 1);
+        assert_eq!(numbers_apart("x1 = 2", "x2 = 3 + 4"), 3);
+        assert_eq!(numbers_apart("v = 12", "v = ab"), 1);
+    }
+
+    proptest::proptest! {
+        /// The count is the larger side of the two lines' multiset
+        /// difference of numbers (tokens holding an ASCII digit).
+        #[test]
+        fn numbers_apart_is_the_larger_multiset_difference(
+            a in proptest::collection::vec("[0-9]|x[0-9]|ab|,|\\(|٣| ", 0..8),
+            b in proptest::collection::vec("[0-9]|x[0-9]|ab|,|\\(|٣| ", 0..8),
+        ) {
+            let (a, b) = (a.join(" "), b.join(" "));
+            let count = |line: &String| -> std::collections::HashMap<String, i64> {
+                let mut seen = std::collections::HashMap::<String, i64>::new();
+                for t in tokens(line).into_iter().filter(|t| t.bytes().any(|c| c.is_ascii_digit())) {
+                    *seen.entry(t.to_string()).or_default() += 1;
+                }
+                seen
+            };
+            let beyond = |x: &std::collections::HashMap<String, i64>, y: &std::collections::HashMap<String, i64>| {
+                x.iter().map(|(k, n)| (n - y.get(k.as_str()).copied().unwrap_or(0)).max(0)).sum::<i64>()
+            };
+            let (x, y) = (count(&a), count(&b));
+            let expected = beyond(&x, &y).max(beyond(&y, &x)) as usize;
+            proptest::prop_assert_eq!(numbers_apart(&a, &b), expected);
+        }
     }
 
     #[test]

@@ -213,7 +213,7 @@ impl Check<'_> {
         let shown = self
             .before
             .iter()
-            .filter(|b| !self.search.iter().any(|s| alike(s, b)) && self.new.contains(b))
+            .filter(|b| self.new.contains(b) && !self.search.iter().any(|s| alike(s, b)))
             .count();
         let mut rewrites_left = shown / 2;
         for line in &added {
