@@ -33,10 +33,21 @@ fn main() {
             println!("{id}: {verdict:?}");
         }
     }
+    // CORPUS_DUMP=<folder> keeps each wrong case to replay by hand
+    // (cargo bench --bench edit_code_replay -- <folder>); with
+    // CORPUS_DUMP_REFUSED=1 also each case refused that should apply.
     let dump = std::env::var_os("CORPUS_DUMP").map(std::path::PathBuf::from);
+    let refused_too = std::env::var_os("CORPUS_DUMP_REFUSED").is_some();
     if let Some(dir) = &dump {
         for case in &cases {
-            if matches!(corpus::evaluate(case), corpus::Verdict::Wrong(_)) {
+            let kept = match corpus::evaluate(case) {
+                corpus::Verdict::Wrong(_) => true,
+                corpus::Verdict::Refused(_) => {
+                    refused_too && matches!(case.expect, corpus::Expect::Text(_))
+                }
+                _ => false,
+            };
+            if kept {
                 let expect = match &case.expect {
                     corpus::Expect::Text(t) | corpus::Expect::RightOrRefuse(t) => t.clone(),
                     corpus::Expect::Refuse => String::new(),
@@ -78,10 +89,6 @@ fn main() {
             println!("{id}: {verdict:?}");
         }
     }
-    // CORPUS_DUMP=<folder> keeps each wrong case to replay by hand
-    // (cargo bench --bench edit_code_replay -- <folder>); with
-    // CORPUS_DUMP_REFUSED=1 also each case refused that should apply.
-    let refused_too = std::env::var_os("CORPUS_DUMP_REFUSED").is_some();
     if let Some(dir) = &dump {
         for case in &real.cases {
             let kept = match corpus::real::evaluate(case) {

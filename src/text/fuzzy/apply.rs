@@ -283,6 +283,16 @@ fn edit_of(
                 new: names.depths_of(&fitted.theirs, &fitted.theirs_markers),
                 before: names.depths_of(&ctx.file[region.clone()], &vec![false; region.len()]),
                 after: names.depths_of(&after_rows, &vec![false; after_rows.len()]),
+                outside: (
+                    ctx.file[..region.start]
+                        .iter()
+                        .rfind(|r| !r.is_blank())
+                        .map(|r| r.width),
+                    ctx.file[region.end..]
+                        .iter()
+                        .find(|r| !r.is_blank())
+                        .map(|r| r.width),
+                ),
             },
             outside_once: (around.start..region.start)
                 .chain(region.end..around.end)

@@ -1,7 +1,8 @@
 //! The re-read's rules for indentation:
 //!
-//! - every line the plan writes stands, to the line of `new_content` before
-//!   it, as `new_content` has it: deeper, as deep, or less deep;
+//! - every line the plan writes stands, to the lines of `new_content` just
+//!   before and after it, as `new_content` has it: deeper, as deep, or less
+//!   deep;
 //! - a line the caller keeps at its depths keeps its depths in the file: of
 //!   the lines that read alike (every `}`), the plan re-indents none where
 //!   the caller re-indents none.
@@ -27,16 +28,20 @@ pub(crate) struct Depths<'a> {
     pub new: Vec<(&'a str, usize)>,
     pub before: Vec<(&'a str, usize)>,
     pub after: Vec<(&'a str, usize)>,
+    /// The depths of the file's nearest lines of text just before the
+    /// region and just past it, if any.
+    pub outside: (Option<usize>, Option<usize>),
 }
 
 impl Depths<'_> {
-    /// `Ok` when every written line is indented, to the line before it, as
+    /// `Ok` when every written line is indented, to the lines beside it, as
     /// `new_content` indents it, and no line the caller keeps at its depths
     /// is re-indented; else which line is not (`brief` shows a line in the
     /// message).
     pub(crate) fn check(&self, brief: &dyn Fn(&str) -> String) -> Result<(), String> {
         self.kept_depths(brief)?;
         self.marks_in_frame(brief)?;
+        self.edges_in_frame(brief)?;
         let new: Vec<&str> = self.new.iter().map(|l| l.0).collect();
         let before: Vec<&str> = self.before.iter().map(|l| l.0).collect();
         let after: Vec<&str> = self.after.iter().map(|l| l.0).collect();
@@ -45,11 +50,26 @@ impl Depths<'_> {
             .map(|(_, a)| a)
             .collect();
         let written = kept(&new, &after, None);
-        for (k, &(n, a)) in written.iter().enumerate() {
-            if stayed.contains(&a) || k == 0 {
+        // A first line that lost its indentation in both of the caller's
+        // texts, where the file indents it, is a selection that began after
+        // the indent: its depth says nothing (as for the indentation map).
+        let first = |lines: &[(&str, usize)]| lines.iter().position(|l| !l.0.is_empty());
+        let lost_first = first(&self.new).filter(|&n| {
+            let width = |lines: &[(&str, usize)]| first(lines).map(|i| lines[i].1);
+            self.new[n].1 == 0 && width(&self.search) == Some(0) && width(&self.before) > Some(0)
+        });
+        for (k, &(n, a)) in written.iter().enumerate().skip(1) {
+            let (n0, a0) = written[k - 1];
+            // Two lines the plan leaves where they are stand as the file has
+            // them. A line it writes stands to the line before it as
+            // new_content has it, and to a line it leaves just after it too:
+            // else the plan kept the wrong one of two lines that read alike
+            // at other depths.
+            if stayed.contains(&a)
+                && (stayed.contains(&a0) || n != n0 + 1 || lost_first == Some(n0))
+            {
                 continue;
             }
-            let (n0, a0) = written[k - 1];
             let want = self.new[n].1.cmp(&self.new[n0].1);
             let got = self.after[a].1.cmp(&self.after[a0].1);
             if want != got {
@@ -59,6 +79,43 @@ impl Depths<'_> {
                     word(got),
                     brief(after[a0]),
                     word(want)
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Refuses when the first (or last) line of text stands to the file's
+    /// line just outside the region otherwise after the edit than before,
+    /// where the caller's two texts have that line at one depth. The caller
+    /// never saw the line outside; a depth it leaves alone is the file's to
+    /// keep, and a plan that changes it has read the caller's depths in a
+    /// frame the file does not have (two lines that read alike at other
+    /// depths, paired across each other, make such a frame).
+    fn edges_in_frame(&self, brief: &dyn Fn(&str) -> String) -> Result<(), String> {
+        fn text<'l>(lines: &[(&'l str, usize)], last: bool) -> Option<(&'l str, usize)> {
+            let mut it = lines
+                .iter()
+                .filter(|l| !l.0.is_empty() && l.0 != super::MARKER);
+            if last { it.next_back() } else { it.next() }.copied()
+        }
+        for (last, outside) in [(false, self.outside.0), (true, self.outside.1)] {
+            let (Some(w), Some(s), Some(n), Some(b), Some(a)) = (
+                outside,
+                text(&self.search, last),
+                text(&self.new, last),
+                text(&self.before, last),
+                text(&self.after, last),
+            ) else {
+                continue;
+            };
+            if s.1 == n.1 && b.1.cmp(&w) != a.1.cmp(&w) {
+                return Err(format!(
+                    "it would indent `{}` {} the file's line just {} the matched lines, where it was {} it and new_content keeps the depth search_context has",
+                    brief(a.0),
+                    word(a.1.cmp(&w)),
+                    if last { "after" } else { "before" },
+                    word(b.1.cmp(&w)),
                 ));
             }
         }
@@ -210,6 +267,7 @@ mod tests {
             new: new.clone(),
             before: before.clone(),
             after: vec![("if x :", 1), ("y ( )", 2), ("z ( )", 1)],
+            outside: (None, None),
         };
         let err = wrong.check(&|line| line.to_string()).unwrap_err();
         assert!(
@@ -224,6 +282,7 @@ mod tests {
             new,
             before,
             after: vec![("if x :", 1), ("y ( )", 2), ("z ( )", 2)],
+            outside: (None, None),
         };
         assert_eq!(right.check(&|line| line.to_string()), Ok(()));
     }
@@ -240,6 +299,7 @@ mod tests {
             new: new.clone(),
             before: before.clone(),
             after: vec![("if a", 2), ("}", 4), ("x2", 4), ("}", 4)],
+            outside: (None, None),
         };
         let err = moved.check(&|line| line.to_string()).unwrap_err();
         assert_eq!(
@@ -252,6 +312,7 @@ mod tests {
             new: vec![("if a", 2), ("}", 4), ("x2", 4), ("}", 4)],
             before,
             after: vec![("if a", 2), ("}", 4), ("x2", 4), ("}", 4)],
+            outside: (None, None),
         };
         assert_eq!(reindented.check(&|line| line.to_string()), Ok(()));
     }
@@ -267,6 +328,7 @@ mod tests {
             new: vec![("h = 9", 2), ("}", 1), ("}", 0), ("return h", 1)],
             before: before.clone(),
             after: vec![("h = 9", 2), ("}", 2), ("}", 1), ("return h", 1)],
+            outside: (None, None),
         };
         let err = moved.check(&|line| line.to_string()).unwrap_err();
         assert_eq!(
@@ -281,6 +343,7 @@ mod tests {
             new: [search.as_slice(), &tail("b2")].concat(),
             before: [before.as_slice(), &tail("b")].concat(),
             after: [before.as_slice(), &tail("b2")].concat(),
+            outside: (None, None),
         };
         assert_eq!(far.check(&|line| line.to_string()), Ok(()));
         // In other units (tabs for two spaces), a `}` at the mapped depth.
@@ -289,7 +352,37 @@ mod tests {
             new: vec![("if a", 2), ("x2", 4), ("}", 2), ("y", 2)],
             before: vec![("if a", 1), ("x", 2), ("}", 1), ("y", 1)],
             after: vec![("if a", 1), ("x2", 2), ("}", 1), ("y", 1)],
+            outside: (None, None),
         };
         assert_eq!(units.check(&|line| line.to_string()), Ok(()));
+    }
+
+    #[test]
+    fn a_first_line_kept_at_its_depth_keeps_its_place_to_the_line_before() {
+        // The file's `if` (16 columns) stands before the region; the
+        // caller's lines are shifted left by 8 and it keeps the first one's
+        // depth, but the plan writes the lines at the caller's own widths.
+        let search = vec![("return acc2", 12), ("return acc", 4)];
+        let new = vec![("return acc", 12), ("return acc_next", 4)];
+        let before = vec![("return acc", 20), ("return acc", 12)];
+        let wrong = Depths {
+            search: search.clone(),
+            new: new.clone(),
+            before: before.clone(),
+            after: vec![("return acc", 12), ("return acc_next", 4)],
+            outside: (Some(16), None),
+        };
+        assert_eq!(
+            wrong.check(&|line| line.to_string()).unwrap_err(),
+            "it would indent `return acc` less deep than the file's line just before the matched lines, where it was deeper than it and new_content keeps the depth search_context has"
+        );
+        let right = Depths {
+            search,
+            new,
+            before,
+            after: vec![("return acc", 20), ("return acc_next", 12)],
+            outside: (Some(16), None),
+        };
+        assert_eq!(right.check(&|line| line.to_string()), Ok(()));
     }
 }

@@ -16,6 +16,7 @@ fn no_depths() -> Depths<'static> {
         new: vec![],
         before: vec![],
         after: vec![],
+        outside: (None, None),
     }
 }
 
