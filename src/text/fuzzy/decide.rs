@@ -77,6 +77,7 @@ pub(crate) fn single(
     rivals: &[Place],
     threshold: f64,
     open: impl Fn(usize) -> Vec<usize>,
+    literal: impl Fn(&Place) -> usize,
 ) -> Decision {
     if places.is_empty() {
         return Decision::NotFound(None, Vec::new());
@@ -94,9 +95,11 @@ pub(crate) fn single(
     // Every disjoint place not clearly dearer is a rival, the cheaper
     // places beyond the budget included.
     let open = open(at);
+    let best_literal = literal(best);
     let near = |p: &&Place| {
         !COSTS.clearly_better(best.alignment.cost, p.alignment.cost)
             || closes_edge(best, &open, p, threshold)
+            || reads_more_literally(best, best_literal, p, &literal, threshold)
     };
     let tied: Vec<Place> = places
         .iter()
@@ -112,6 +115,22 @@ pub(crate) fn single(
         return Decision::Apply(vec![at]);
     }
     Decision::Ambiguous(std::iter::once(best.clone()).chain(tied).collect())
+}
+
+/// Whether `p` pairs more of the search's lines byte for byte than `best`
+/// does, and fits the threshold: a rival however its cost compares. Noise
+/// costs nothing, so a look-alike that differs from the search only in
+/// spaces within two lines is cheaper than the caller's block with a line
+/// gone since it was read; yet the caller's copy reads the other place
+/// literally, line for line, and which one it read is not clear.
+fn reads_more_literally(
+    best: &Place,
+    best_literal: usize,
+    p: &Place,
+    literal: &impl Fn(&Place) -> usize,
+    threshold: f64,
+) -> bool {
+    p.reading == best.reading && within(p, threshold) && literal(p) > best_literal
 }
 
 /// Whether `p` pairs a line that `best` leaves unpaired at the search's
@@ -140,7 +159,7 @@ pub(crate) fn all<K: PartialEq>(
         .filter(|&k| within(&places[k], threshold))
         .collect();
     if fitting.is_empty() {
-        return single(places, &[], threshold, open);
+        return single(places, &[], threshold, open, |_: &Place| 0);
     }
     // Disjoint places, the better first.
     let mut kept: Vec<usize> = Vec::new();

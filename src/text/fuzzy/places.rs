@@ -337,6 +337,24 @@ impl<'a> Prepared<'a> {
         out
     }
 
+    /// How many of the search's lines of text `place` pairs with a file
+    /// line that reads byte for byte the same, indentation and trailing
+    /// spaces aside: the search read literally.
+    pub(crate) fn literal(&self, ctx: &Ctx<'_, '_>, place: &Place) -> usize {
+        place
+            .alignment
+            .steps
+            .iter()
+            .filter(|step| match **step {
+                Step::Pair { s, f } => {
+                    !self.search[s].is_blank()
+                        && self.search[s].raw.trim() == ctx.file[f].raw.trim()
+                }
+                _ => false,
+            })
+            .count()
+    }
+
     /// Every place the candidate search proposes, aligned.
     pub(crate) fn places(&self, ctx: &Ctx<'_, '_>, reading: usize) -> Vec<Place> {
         let blocks = BlockLines::of_snippet(&self.reading.search);

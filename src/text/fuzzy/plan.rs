@@ -223,7 +223,8 @@ fn tolerant(ctx: &Ctx<'_, '_>) -> Result<Plan, Refusal> {
                 }
                 None => Vec::new(),
             };
-            decide::single(&places, &rivals, request.threshold, open)
+            let literal = |p: &Place| prepared[p.reading].literal(ctx, p);
+            decide::single(&places, &rivals, request.threshold, open, literal)
         }
         Strategy::ReplaceAll => decide::all(
             &places,
