@@ -144,6 +144,54 @@ impl Spacing<'_> {
             self.written_out(brief, pairing)?;
             self.no_change_on_a_misread(brief, pairing)?;
         }
+        self.edge_runs()
+    }
+
+    /// Refuses when `new_content` adds blank lines past the last line of
+    /// text the caller keeps (or before the first), where the search has
+    /// only blank lines there and the file's run goes on past the region,
+    /// and the edit leaves another count at that edge than `new_content`
+    /// has. The caller saw only part of that run: its count may be the
+    /// whole run's (its copy of the search lost a blank line) as well as a
+    /// blank line added, and the two readings write different files. The
+    /// caller's own count, where the edit comes to it, is no guess.
+    fn edge_runs(&self) -> Result<(), String> {
+        let pairs = kept(&self.search, &self.new, None);
+        let (Some(&first), Some(&last)) = (pairs.first(), pairs.last()) else {
+            return Ok(());
+        };
+        for end in [false, true] {
+            let outside = if end { self.outside.1 } else { self.outside.0 };
+            if outside == 0 {
+                continue;
+            }
+            let blank = |l: &&&str| l.is_empty();
+            // The lines beyond the kept line nearest the edge, and the blank
+            // lines at the edge.
+            let (searched, new) = if end {
+                (&self.search[last.0 + 1..], &self.new[last.1 + 1..])
+            } else {
+                (&self.search[..first.0], &self.new[..first.1])
+            };
+            let at_edge = |lines: &[&str]| -> usize {
+                if end {
+                    lines.iter().rev().take_while(blank).count()
+                } else {
+                    lines.iter().take_while(blank).count()
+                }
+            };
+            let added = new.iter().filter(blank).count() > searched.len();
+            if !searched.iter().all(|l| l.is_empty()) || !added {
+                continue;
+            }
+            let (want, got) = (at_edge(new), at_edge(&self.after) + outside);
+            if got != want && at_edge(&self.after) < self.after.len() {
+                return Err(format!(
+                    "it would leave {got} blank lines at the {} of the matched lines, where new_content has {want}: the file's run of blank lines goes on past the search, and whether new_content counts it all or adds to it is not clear",
+                    if end { "end" } else { "start" },
+                ));
+            }
+        }
         Ok(())
     }
 
