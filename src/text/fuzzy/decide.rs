@@ -7,8 +7,9 @@
 //! and the same search shifted onto look-alike lines), the places of every
 //! other reading of the caller's texts, and the places around every other
 //! copy of a search line the winner could not pair as it is. How many lines
-//! a caller left out, or how a place was found, is never evidence: only the
-//! cost of the alignment is.
+//! a caller left out, or how a place was found, is never evidence: the cost
+//! of the alignment is, and so is how many of the search's lines a place
+//! reads byte for byte; a place ahead on either is not clearly worse.
 
 use super::align::Step;
 use super::costs::COSTS;
