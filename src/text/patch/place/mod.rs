@@ -19,19 +19,19 @@
 //!    added lines then go in as written). Where neither finds them,
 //!    `edit_code`'s tolerant matcher ([`crate::text::fuzzy`]) looks for them
 //!    in the same stretch, with all its refusals.
-//! 4. An ambiguous hunk of a unified diff is placed only when the hunks
-//!    around it pin its place: the nearest placed hunks before and after it
-//!    (one, at the ends) sit at the same distance from their header's line
-//!    numbers, and exactly one of its places sits at that distance from its
-//!    own. When no hunk of the file was placed by its text, one shift of the
-//!    line numbers that gives every ambiguous hunk exactly one place pins
-//!    them all, if only one shift does. In a diff made from this file that
-//!    is where they belong; a wrong pick would need the file to have changed
-//!    between those hunks and a copy of the hunk's text to stand exactly
-//!    where the shifted one was. Line numbers alone never place a hunk, so a
-//!    diff whose numbers are all off by the same amount lands the same, and a
-//!    lone ambiguous hunk is refused. Codex hunks have no numbers: an
-//!    ambiguous one is refused (its `@@` lines should name the place).
+//! 4. An ambiguous hunk of a unified diff is placed by the line numbers of
+//!    all the hunks, and only where no miscounted hunk could move it: a
+//!    reading gives each hunk one of its places, in order, with all of them
+//!    but at most one at one common distance from their numbers (a hunk
+//!    placed by its text counts with its place); the ambiguous hunks are
+//!    placed when every such reading places them alike (see [`pin`]). Two
+//!    copies of a hunk between the same neighbours are therefore refused
+//!    whatever its numbers say: the numbers are the only evidence, and a
+//!    caller who miscounted them would have the other copy edited. Only
+//!    distances between hunks count, so a diff whose numbers are all off by
+//!    the same amount lands the same, and a lone ambiguous hunk is refused.
+//!    Codex hunks have no numbers: an ambiguous one is refused (its `@@`
+//!    lines should name the place).
 //!
 //! The new text keeps every byte outside the hunks: context lines keep the
 //! file's bytes, added lines take the line ending of the lines around them
@@ -61,7 +61,7 @@ use super::Hunk;
 use crate::text::edit::LineSpan;
 use crate::text::fuzzy::MatchKind;
 use crate::text::lines::{Eol, LineIndex};
-use pin::common_offset;
+use pin::places_by_numbers;
 
 /// Where a hunk landed.
 #[derive(Debug, Clone, PartialEq)]
@@ -160,22 +160,30 @@ pub fn apply(text: &str, hunks: &[Hunk]) -> Result<Applied, HunkRefusal> {
             Err(why) => return Err(HunkRefusal { hunk: i, why }),
         }
     }
-    // With no hunk placed by its text alone, the ambiguous ones may still
-    // pin each other: by the one shift of their line numbers that gives each
-    // of them exactly one place.
-    let common = placed
-        .iter()
-        .all(Option::is_none)
-        .then(|| common_offset(hunks, &pending))
-        .flatten();
-    for (i, places) in pending {
-        let p = file
-            .pin(hunks, &placed, i, &places, common)
-            .ok_or(HunkRefusal {
+    // The ambiguous hunks, by the line numbers of all the hunks.
+    if !pending.is_empty() {
+        let refuse = |i: usize| {
+            let places = pending
+                .iter()
+                .find(|(j, _)| *j == i)
+                .map(|(_, places)| places.clone())
+                .unwrap_or_default();
+            HunkRefusal {
                 hunk: i,
                 why: Why::Ambiguous { places },
-            })?;
-        placed[i] = Some(p);
+            }
+        };
+        for (i, span) in places_by_numbers(hunks, &placed, &pending).map_err(refuse)? {
+            match file.find(&hunks[i], span.start, span.end) {
+                Found::Placed(p) if p.old == span => {
+                    placed[i] = Some(Placement {
+                        by_line_numbers: true,
+                        ..p
+                    });
+                }
+                _ => return Err(refuse(i)),
+            }
+        }
     }
     let placements: Vec<Placement> = placed.into_iter().map(|p| p.expect("placed")).collect();
     // Each hunk below the one before it, whatever placed them.

@@ -79,7 +79,10 @@ fn a_hunk_its_anchors_block_does_not_hold_is_refused_not_looked_for_below() {
 }
 
 #[test]
-fn neighbours_pin_an_ambiguous_hunk_whatever_the_numbers_say() {
+fn two_copies_between_the_same_neighbours_are_refused_whatever_the_numbers_say() {
+    // `}` and a blank line at 3-4 and at 6-7; the numbers say the second.
+    // A caller who miscounted by three lines would mean the first: the
+    // numbers are all that tells them apart, and they are not enough.
     let file = "head\nx\n}\n\nmid\n}\n\ntail\nx\n";
     for shift in [0, 30] {
         let diff = format!(
@@ -91,14 +94,40 @@ fn neighbours_pin_an_ambiguous_hunk_whatever_the_numbers_say() {
             8 + shift,
             9 + shift
         );
+        let err = unified(&diff, file).unwrap_err();
+        assert_eq!(err.hunk, 1);
+        assert_eq!(
+            err.why,
+            Why::Ambiguous {
+                places: vec![LineSpan::new(3, 4), LineSpan::new(6, 7)]
+            }
+        );
+    }
+    // With one copy between the neighbours, the order of the hunks places
+    // it, whatever its numbers.
+    let file = "head\nx\nmid\n}\n\ntail\nx\n}\n\n";
+    for start in [4, 1, 40] {
+        let diff = format!(
+            "--- a/f\n+++ b/f\n@@ -1 +1 @@\n-head\n+HEAD\n@@ -{start},2 +{start},3 @@\n }}\n+added\n \n@@ -6 +7 @@\n-tail\n+TAIL\n"
+        );
         let out = unified(&diff, file).unwrap();
-        assert_eq!(out.text, "HEAD\nx\n}\n\nmid\n}\nadded\n\nTAIL\nx\n");
+        assert_eq!(out.text, "HEAD\nx\nmid\n}\nadded\n\nTAIL\nx\n}\n\n");
         assert!(out.landings[1].by_line_numbers);
     }
-    // Neighbours that disagree pin nothing.
-    let diff = "--- a/f\n+++ b/f\n@@ -1 +1 @@\n-head\n+HEAD\n@@ -6,2 +6,3 @@\n }\n+added\n \n@@ -9 +10 @@\n-tail\n+TAIL\n";
+}
+
+#[test]
+fn a_hunk_whose_numbers_alone_are_off_never_moves_a_copy_of_another() {
+    // Hunk 0 fits lines 1 and 4 (its numbers say 1); hunk 1's numbers are
+    // three lines short. Read at distance 3 both fit (hunk 0 at 4); read as
+    // written, hunk 0 is at 1 and hunk 1 was miscounted. Refused.
+    let file = "a\nb\nc\na\nb\nq\nr\ns\nt\nu\nv\nw\nend\nz\n";
+    let diff = "--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n+B\n@@ -10,2 +10,2 @@\n end\n-z\n+Z\n";
+    // Hunk 1 is not ambiguous here (`end` is unique): it is placed by its
+    // text at 13, three lines below its numbers, and hunk 0 then has two
+    // readings, 1 (as written) and 4 (at hunk 1's distance).
     let err = unified(diff, file).unwrap_err();
-    assert_eq!(err.hunk, 1);
+    assert_eq!(err.hunk, 0);
 }
 
 #[test]
