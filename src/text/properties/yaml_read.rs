@@ -77,6 +77,22 @@ pub(super) struct YamlError {
     pub message: String,
 }
 
+/// Whether `text`, written plain as the one item of a flow list, reads back
+/// as itself: what a reader takes for the list's syntax (`a -` before `]`)
+/// is not for a rule to guess.
+pub(super) fn plain_in_flow(text: &str) -> bool {
+    let doc = format!("[{text}]\n");
+    let mut scalars = Vec::new();
+    for event in Parser::new_from_str(&doc) {
+        match event {
+            Ok((Event::Scalar(s, ScalarStyle::Plain, ..), _)) => scalars.push(s.to_string()),
+            Ok(_) => {}
+            Err(_) => return false,
+        }
+    }
+    scalars == [text]
+}
+
 /// The top-level entries of `body` (the lines between the `---` markers).
 pub(super) fn read_yaml(body: &str) -> Result<Vec<YamlEntry>, YamlError> {
     let mut events = Vec::new();

@@ -12,7 +12,7 @@
 use saphyr_parser::ScalarStyle;
 use serde_json::Value;
 
-use super::yaml_read::{Written, plain_value};
+use super::yaml_read::{Written, plain_in_flow, plain_value};
 
 /// How lists are written in a frontmatter block.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -217,7 +217,7 @@ pub(super) fn plain_ok(s: &str, in_flow: bool) -> bool {
     if matches!(lower.as_str(), "y" | "n" | "yes" | "no" | "on" | "off") {
         return false;
     }
-    plain_value(s) == Value::String(s.to_string())
+    plain_value(s) == Value::String(s.to_string()) && (!in_flow || plain_in_flow(s))
 }
 
 fn single_quotable(s: &str) -> bool {
