@@ -8,12 +8,14 @@
 //! other reading of the caller's texts, and the places around every other
 //! copy of a search line the winner could not pair as it is. How many lines
 //! a caller left out, or how a place was found, is never evidence: the cost
-//! of the alignment is, and so is how many of the search's lines a place
-//! reads byte for byte; a place ahead on either is not clearly worse.
+//! of the alignment is, and so are how many of the search's lines a place
+//! reads byte for byte and how many lines it reads as lost or gained since
+//! the caller read the file; a place ahead on any of them is not clearly
+//! worse.
 
 use super::align::Step;
 use super::costs::COSTS;
-use super::places::Place;
+use super::places::{Drift, Place};
 
 /// What to do with a set of places.
 #[derive(Debug, Clone)]
@@ -79,6 +81,7 @@ pub(crate) fn single(
     threshold: f64,
     open: impl Fn(usize) -> Vec<usize>,
     literal: impl Fn(&Place) -> usize,
+    drift: impl Fn(&Place) -> Drift,
 ) -> Decision {
     if places.is_empty() {
         return Decision::NotFound(None, Vec::new());
@@ -97,10 +100,12 @@ pub(crate) fn single(
     // places beyond the budget included.
     let open = open(at);
     let best_literal = literal(best);
+    let best_drift = drift(best);
     let near = |p: &&Place| {
         !COSTS.clearly_better(best.alignment.cost, p.alignment.cost)
             || closes_edge(best, &open, p, threshold)
             || reads_more_literally(best, best_literal, p, &literal, threshold)
+            || drifts_no_more(best, best_drift, p, &drift)
     };
     let tied: Vec<Place> = places
         .iter()
@@ -134,6 +139,27 @@ fn reads_more_literally(
     p.reading == best.reading && within(p, threshold) && literal(p) > best_literal
 }
 
+/// Whether `best` reads a line as lost or gained since the caller read the
+/// file, and `p` reads no more lines so and no more lines as differing: a
+/// rival however its cost compares, within the threshold's budget or not.
+/// What such a line costs is its length, and the length of a line says
+/// nothing of which block the caller read: a copy of the caller's block
+/// that gained a short line since is cheaper than the caller's own block
+/// that lost a long one, yet each is one line away from what the caller
+/// shows.
+fn drifts_no_more(
+    best: &Place,
+    best_drift: Drift,
+    p: &Place,
+    drift: &impl Fn(&Place) -> Drift,
+) -> bool {
+    if best_drift.unpaired == 0 || p.reading != best.reading {
+        return false;
+    }
+    let d = drift(p);
+    d.unpaired <= best_drift.unpaired && d.differing <= best_drift.differing
+}
+
 /// Whether `p` pairs a line that `best` leaves unpaired at the search's
 /// edge, `open`, and fits the threshold: a rival however its other lines
 /// compare (see [`single`]).
@@ -160,7 +186,14 @@ pub(crate) fn all<K: PartialEq>(
         .filter(|&k| within(&places[k], threshold))
         .collect();
     if fitting.is_empty() {
-        return single(places, &[], threshold, open, |_: &Place| 0);
+        return single(
+            places,
+            &[],
+            threshold,
+            open,
+            |_: &Place| 0,
+            |_: &Place| Drift::default(),
+        );
     }
     // Disjoint places, the better first.
     let mut kept: Vec<usize> = Vec::new();

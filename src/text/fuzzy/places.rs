@@ -33,6 +33,17 @@ pub(crate) struct Prepared<'a> {
     weight: u32,
 }
 
+/// The lines of text a place reads as drift, by kind.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Drift {
+    /// Search lines it leaves unpaired, and file lines inside it that pair
+    /// with no search line and that `new_content` does not write out (lines
+    /// lost or gained since the caller read the file).
+    pub unpaired: usize,
+    /// Search lines it pairs with a file line that differs beyond noise.
+    pub differing: usize,
+}
+
 /// A way the search fits the file.
 #[derive(Debug, Clone)]
 pub(crate) struct Place {
@@ -335,6 +346,36 @@ impl<'a> Prepared<'a> {
             out.push(s);
         }
         out
+    }
+
+    /// The lines of text `place` reads as drift, whatever they cost (see
+    /// [`Drift`]).
+    pub(crate) fn drift(&self, ctx: &Ctx<'_, '_>, place: &Place) -> Drift {
+        let steps = &place.alignment.steps;
+        let text_file_only =
+            |step: &Step| matches!(*step, Step::FileOnly { f } if !ctx.file[f].is_blank());
+        let mut gained = steps.iter().filter(|s| text_file_only(s)).count();
+        if gained > 0 {
+            let written_out = self.written_out(&ctx.file, &place.window);
+            gained = steps
+                .iter()
+                .filter(|step| {
+                    matches!(**step, Step::FileOnly { f }
+                        if !ctx.file[f].is_blank() && written_out[f].is_none())
+                })
+                .count();
+        }
+        let lost = steps
+            .iter()
+            .filter(|step| {
+                matches!(**step, Step::SearchOnly { s }
+                    if !self.search[s].is_blank() && !self.search_markers[s])
+            })
+            .count();
+        Drift {
+            unpaired: lost + gained,
+            differing: self.loose(ctx, place).len() - lost,
+        }
     }
 
     /// How many of the search's lines of text `place` pairs with a file

@@ -224,7 +224,8 @@ fn tolerant(ctx: &Ctx<'_, '_>) -> Result<Plan, Refusal> {
                 None => Vec::new(),
             };
             let literal = |p: &Place| prepared[p.reading].literal(ctx, p);
-            decide::single(&places, &rivals, request.threshold, open, literal)
+            let drift = |p: &Place| prepared[p.reading].drift(ctx, p);
+            decide::single(&places, &rivals, request.threshold, open, literal, drift)
         }
         Strategy::ReplaceAll => decide::all(
             &places,
