@@ -93,10 +93,23 @@ impl Region<'_, '_> {
     }
 
     fn indent_map(&self, merged: &Merged) -> IndentMap {
-        let pairs: Vec<(&str, &str)> = self
-            .pairs
+        // Where a line's text begins otherwise than the file's (a typo took
+        // or added its first character), where its indentation ends is not
+        // known: `f = 1` with its `f` gone reads one column deeper. Such a
+        // pair says nothing of the frame while others do.
+        let begins_alike = |&&(s, f): &&(usize, usize)| {
+            let first = |r: &Row<'_>| r.raw[r.indent.len()..].chars().next();
+            first(&self.base[s]) == first(&self.file[f])
+        };
+        let alike: Vec<&(usize, usize)> = self.pairs.iter().filter(begins_alike).collect();
+        let trusted: Vec<&(usize, usize)> = if alike.is_empty() {
+            self.pairs.iter().collect()
+        } else {
+            alike
+        };
+        let pairs: Vec<(&str, &str)> = trusted
             .iter()
-            .map(|&(s, f)| (self.base[s].indent, self.file[f].indent))
+            .map(|&&(s, f)| (self.base[s].indent, self.file[f].indent))
             .collect();
         let block: Vec<&str> = self.file[self.lines.clone()]
             .iter()
