@@ -10,11 +10,29 @@ use similar::{Algorithm, DiffOp, capture_diff_slices};
 
 use crate::text::diff::unified_diff_numbered;
 
-/// The lines a patience diff of `a` and `b` keeps, as (index in `a`, index
-/// in `b`), in order.
+/// The lines a diff of `a` and `b` keeps, as (index in `a`, index in `b`),
+/// in order: a patience diff's, unless a minimal diff keeps more. Patience
+/// anchors on lines that occur once on each side, and a line that a typo
+/// made unique on one side pairs with its look-alike on the other: the
+/// caller's change then reads as lines removed and others written, and the
+/// lines it rewrote carry the caller's spaces into the file. The change
+/// that keeps the most lines is the one the caller made.
 pub(crate) fn kept_pairs<T: Hash + Eq + Ord>(a: &[T], b: &[T]) -> Vec<(usize, usize)> {
+    let patience = kept_by(Algorithm::Patience, a, b);
+    if patience.len() == a.len().min(b.len()) {
+        return patience;
+    }
+    let myers = kept_by(Algorithm::Myers, a, b);
+    if myers.len() > patience.len() {
+        myers
+    } else {
+        patience
+    }
+}
+
+fn kept_by<T: Hash + Eq + Ord>(algorithm: Algorithm, a: &[T], b: &[T]) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
-    for op in capture_diff_slices(Algorithm::Patience, a, b) {
+    for op in capture_diff_slices(algorithm, a, b) {
         if let DiffOp::Equal {
             old_index,
             new_index,
