@@ -62,7 +62,7 @@ pub struct HunkReport {
     /// How its old lines matched when not exactly: whitespace, indentation, unicode, fuzzy, …
     #[serde(rename = "match", skip_serializing_if = "Option::is_none")]
     pub match_kind: Option<&'static str>,
-    /// Present and true when its text fits several places and the hunks around it, by their line numbers, chose this one.
+    /// Present and true when its text fits several places and the line numbers of all the hunks, read so that any one of them may be miscounted, still chose this one.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub placed_by_line_numbers: bool,
 }

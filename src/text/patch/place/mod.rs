@@ -75,7 +75,7 @@ pub struct Landing {
     pub new: LineSpan,
     /// How its old lines matched the file.
     pub kind: MatchKind,
-    /// Whether the hunks around it chose among several places (see the
+    /// Whether the line numbers chose among several places (see the
     /// module's doc, step 4).
     pub by_line_numbers: bool,
 }
