@@ -645,12 +645,9 @@ impl Sides<'_, '_> {
                     )
                 })
             });
-            if let (Some(out), Some(end)) = (out, end) {
+            if let (Some(out), Some(mut end)) = (out, end) {
                 merged.out.extend(out[..=end].iter().copied());
-                // The marker's lines past the last one written out are blank
-                // lines new_content did not write: they stay in the rest, as
-                // blank lines only the file has do.
-                let past = match out[end] {
+                let mut past = match out[end] {
                     Out::Disk(f)
                     | Out::New {
                         anchor: Some(Anchor::Rewrites { f }),
@@ -658,6 +655,16 @@ impl Sides<'_, '_> {
                     } => f + 1,
                     Out::New { .. } => r.end,
                 };
+                if let Some((added, taken)) = self.blanks_after_added(&out, end, past, r.end) {
+                    let added_lines = out[end + 1..end + 1 + added].iter().copied();
+                    merged.out.extend(added_lines);
+                    merged.out.extend((past..past + taken).map(Out::Disk));
+                    end += added + taken;
+                    past += taken;
+                }
+                // The marker's lines past the last one written out are blank
+                // lines new_content did not write: they stay in the rest, as
+                // blank lines only the file has do.
                 let rest_start = if (past..r.end).all(|f| self.file[f].is_blank()) {
                     past
                 } else {

@@ -244,6 +244,37 @@ impl Sides<'_, '_> {
         )
     }
 
+    /// Where `out` (a marker's lines written out, in theirs' order) goes on
+    /// past its last line written out, `end`, with lines new_content adds
+    /// and then blank lines, while the marker's lines from `past` to
+    /// `run_end` are blank: how many lines are added, and how many of the
+    /// marker's blank lines new_content writes out after them. Those are
+    /// the marker's, written out after the added lines: new_content's order
+    /// stands, and the added lines do not go in past them.
+    pub(super) fn blanks_after_added(
+        &self,
+        out: &[Out],
+        end: usize,
+        past: usize,
+        run_end: usize,
+    ) -> Option<(usize, usize)> {
+        if !(past..run_end).all(|f| self.file[f].is_blank()) {
+            return None;
+        }
+        let blank =
+            |o: &Out| matches!(*o, Out::New { t, anchor: None } if self.theirs[t].is_blank());
+        let added = out[end + 1..]
+            .iter()
+            .take_while(|o| matches!(**o, Out::New { anchor: None, .. }) && !blank(o))
+            .count();
+        let blanks = out[end + 1 + added..]
+            .iter()
+            .take_while(|o| blank(o))
+            .count();
+        let taken = blanks.min(run_end - past);
+        (added > 0 && taken > 0).then_some((added, taken))
+    }
+
     /// Theirs' blank lines that stand for the file's, as (theirs' line,
     /// file line): between two lines written out, the blank lines at either
     /// end of theirs take the file's there, in order, so that a blank line
