@@ -11,7 +11,7 @@
 #[path = "edit_outcome/mod.rs"]
 mod edit_outcome;
 
-use edit_outcome::{apply, candidate_lines, intended_or_refused};
+use edit_outcome::{apply, candidate_lines, intended_or_refused, two_functions};
 use mcp_server_text::text::fuzzy::Refusal;
 use proptest::prelude::*;
 
@@ -140,17 +140,8 @@ proptest! {
         let at = if changed < gone { changed } else { changed - 1 };
         lost_new[at] = new[changed].clone();
         let join = |v: &[String]| v.iter().map(|l| format!("{l}\n")).collect::<String>();
-        let (file, want) = if copy_first {
-            (
-                format!("fn copy() {{\n{}}}\n\nfn mine() {{\n{}}}\n", join(&copy), join(&lost)),
-                format!("fn copy() {{\n{}}}\n\nfn mine() {{\n{}}}\n", join(&copy), join(&lost_new)),
-            )
-        } else {
-            (
-                format!("fn mine() {{\n{}}}\n\nfn copy() {{\n{}}}\n", join(&lost), join(&copy)),
-                format!("fn mine() {{\n{}}}\n\nfn copy() {{\n{}}}\n", join(&lost_new), join(&copy)),
-            )
-        };
+        let file = two_functions(&lost, &copy, copy_first);
+        let want = two_functions(&lost_new, &copy, copy_first);
         intended_or_refused(apply(&file, &join(&caller), &join(&new)), &want);
     }
 }

@@ -24,3 +24,18 @@ pub fn candidate_lines(candidates: &[Candidate]) -> Vec<(usize, usize)> {
         .map(|c| (c.lines.start, c.lines.end))
         .collect()
 }
+
+/// A file of two functions: `mine` with the lines `mine`, `copy` with the
+/// lines `copy`, the copy first if `copy_first`.
+pub fn two_functions(mine: &[String], copy: &[String], copy_first: bool) -> String {
+    let join = |v: &[String]| v.iter().map(|l| format!("{l}\n")).collect::<String>();
+    let (mine, copy) = (
+        format!("fn mine() {{\n{}}}\n", join(mine)),
+        format!("fn copy() {{\n{}}}\n", join(copy)),
+    );
+    if copy_first {
+        format!("{copy}\n{mine}")
+    } else {
+        format!("{mine}\n{copy}")
+    }
+}
