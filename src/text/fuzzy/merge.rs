@@ -214,6 +214,22 @@ impl Sides<'_, '_> {
                 Step::SearchOnly { .. } | Step::FileOnly { .. } => {}
             }
         }
+        // File lines the alignment leaves unpaired right beside a marker are
+        // lines the search does not show there: the marker's. They are its
+        // to write out or keep, not lines the file gained among the caller's.
+        for hidden in ours.iter_mut() {
+            let Ours::Hidden(r) = hidden else { continue };
+            let extra = |f: usize| side[f - region.start] == FileSide::Extra;
+            while r.start > region.start && extra(r.start - 1) {
+                r.start -= 1;
+            }
+            while r.end < region.end && extra(r.end) {
+                r.end += 1;
+            }
+            for f in r.clone() {
+                side[f - region.start] = FileSide::Hidden;
+            }
+        }
 
         // The caller's own change: base against theirs, lines compared with
         // their depth, so that of two equal lines (`}`) the one at the same
@@ -407,6 +423,49 @@ impl Sides<'_, '_> {
         }))
     }
 
+    /// In chunk `c`, a marker after lines the search shows (all paired with
+    /// the file's), and the line of theirs where its lines begin written
+    /// out: the first like the first line of text it stands for, with no
+    /// line theirs keeps on the other side of it. (That the rest is written
+    /// out too is the marker's chunk's to find.)
+    fn marker_written_after(
+        &self,
+        c: &Chunk,
+        ours: &[Ours],
+        base_of: &[Option<usize>],
+    ) -> Option<(usize, usize)> {
+        let m = c
+            .base
+            .clone()
+            .skip(1)
+            .find(|&s| matches!(&ours[s], Ours::Hidden(r) if !r.is_empty()))?;
+        let Ours::Hidden(r) = &ours[m] else {
+            return None;
+        };
+        let shown = c.base.start..m;
+        if !shown.clone().all(|s| matches!(ours[s], Ours::Pair(..))) {
+            return None;
+        }
+        let first = r.clone().find(|&f| !self.file[f].is_blank())?;
+        let mut t = c.theirs.clone().find(|&t| {
+            let (a, b) = (&self.file[first].key, &self.theirs[t].key);
+            a == b || likeness(a, b) != Likeness::Differs
+        })?;
+        // The marker's blank lines before its first line of text are its
+        // own, written out before that line.
+        for _ in r.start..first {
+            if t == c.theirs.start || !self.theirs[t - 1].is_blank() {
+                break;
+            }
+            t -= 1;
+        }
+        let consistent = c.theirs.clone().all(|u| match base_of[u] {
+            Some(s) => shown.contains(&s) == (u < t),
+            None => true,
+        });
+        consistent.then_some((m, t))
+    }
+
     fn file_has_word(&self, word: &str) -> bool {
         self.file
             .iter()
@@ -485,12 +544,17 @@ impl Sides<'_, '_> {
             });
         }
         let pairs = self.positional_pairs(&c, ours);
+        // The file's line agrees with the caller's rewrite where it differs
+        // from the search only by the caller's slips, and a slip is no slip
+        // when the search's word is one the file has elsewhere
+        // (`__unordered_map` for `unordered_map`): the file's line is then
+        // another line, changed since it was read, or the look-alike's.
         let agreed = |s: usize, f: usize| {
-            pairs.iter().any(|&(t, (ps, pf))| {
-                ps == s
-                    && pf == f
-                    && agrees(&self.base[s].key, &self.file[f].key, &self.theirs[t].key)
-            })
+            let (base, file) = (&self.base[s].key, &self.file[f].key);
+            pairs
+                .iter()
+                .any(|&(t, (ps, pf))| ps == s && pf == f && agrees(base, file, &self.theirs[t].key))
+                && !typos(base, file).iter().any(|(a, _)| self.file_has_word(a))
         };
         let ours_unchanged = c.base.clone().all(|s| match &ours[s] {
             Ours::Pair(f, like) => *like != Likeness::Differs || agreed(s, *f),
@@ -619,6 +683,30 @@ impl Sides<'_, '_> {
             merged.out.extend(c.ours.map(Out::Disk));
             return Ok(());
         }
+        // A marker after lines the search shows, its lines written out: the
+        // lines of theirs before them are the caller's change of the lines
+        // shown, and the marker opens a chunk of its own.
+        if let Some((m, t)) = self.marker_written_after(&c, ours, base_of) {
+            let r_start = match &ours[m] {
+                Ours::Hidden(r) => r.start,
+                _ => unreachable!("a hidden run"),
+            };
+            let split = r_start - c.ours.start;
+            let head = Chunk {
+                base: c.base.start..m,
+                theirs: c.theirs.start..t,
+                ours: c.ours.start..r_start,
+                shift: c.shift,
+            };
+            self.chunk(head, ours, &side[..split], base_of, merged, kept_differ)?;
+            let rest = Chunk {
+                base: m..c.base.end,
+                theirs: t..c.theirs.end,
+                ours: r_start..c.ours.end,
+                shift: c.shift,
+            };
+            return self.chunk(rest, ours, &side[split..], base_of, merged, kept_differ);
+        }
         // A marker that opens the chunk, its lines written out first and the
         // caller's change after them: the written-out lines stand for the
         // marker, and the rest is a chunk of its own.
@@ -632,7 +720,7 @@ impl Sides<'_, '_> {
                 ours: r.clone(),
                 shift: c.shift,
             };
-            let out = self.written_out(&head, |f| at(f) == FileSide::Hidden);
+            let out = self.written_out(&head, |f| at(f) == FileSide::Hidden, false);
             let end = out.as_ref().and_then(|out| {
                 out.iter().rposition(|o| {
                     matches!(
@@ -696,7 +784,7 @@ impl Sides<'_, '_> {
                 .clone()
                 .all(|f| at(f) != FileSide::Paired || !content_f(&f));
         if left_out {
-            if let Some(out) = self.written_out(&c, |f| at(f) == FileSide::Hidden) {
+            if let Some(out) = self.written_out(&c, |f| at(f) == FileSide::Hidden, true) {
                 // The caller kept the search's count of blank lines: the
                 // file's blank lines stay, wherever the search miscounted.
                 let out = if blanks_theirs == blanks_base && blanks_base != blanks_file {

@@ -87,6 +87,11 @@ fn copies(keys: &[&str], key: &str) -> usize {
     keys.iter().filter(|k| **k == key || alike(k, key)).count()
 }
 
+/// The keys of the lines with text, in order.
+fn text_keys<'a>(keys: &[&'a str]) -> Vec<&'a str> {
+    keys.iter().copied().filter(|k| !k.is_empty()).collect()
+}
+
 /// What a marker's line is in [`Check::new_order`]: any lines may stand
 /// next to it.
 pub(crate) const MARKER: &str = "\u{1}marker";
@@ -224,6 +229,12 @@ impl Check<'_> {
                 ));
             }
         }
+        let mut unseen_taken: HashMap<&str, usize> = HashMap::new();
+        let mut in_place = if self.elided {
+            self.replaced_in_place()
+        } else {
+            Vec::new()
+        };
         for line in &removed {
             if take(&mut caller_removed, line) {
                 continue;
@@ -231,13 +242,26 @@ impl Check<'_> {
             // A line the caller never showed may go where new_content writes
             // it out: as it is (up to noise), or rewritten where a marker
             // told the caller it was there.
-            let unseen = !self.search.iter().any(|s| alike(s, line));
+            // Unseen: the region has more copies of it than the search
+            // shows (a `}` a marker stands for, beside the search's own).
+            let unseen = copies(&self.before, line)
+                > copies(&self.search, line) + unseen_taken.get(line).copied().unwrap_or(0);
             let similar =
                 |a: &str| rapidfuzz::fuzz::ratio(a.chars(), line.chars()) >= COSTS.rewritten;
             let rewritten = if unseen {
                 unclaimed_added
                     .iter()
                     .position(|a| alike(a, line) || (self.elided && similar(a)))
+                    .or_else(|| {
+                        let (old, written) =
+                            in_place.iter_mut().find(|(old, _)| old.contains(line))?;
+                        old.swap_remove(old.iter().position(|o| o == line)?);
+                        let (k, w) = unclaimed_added.iter().enumerate().find_map(|(k, a)| {
+                            written.iter().position(|w| w == a).map(|w| (k, w))
+                        })?;
+                        written.swap_remove(w);
+                        Some(k)
+                    })
                     .or_else(|| {
                         (rewrites_left > 0)
                             .then(|| unclaimed_added.iter().position(|a| similar(a)))
@@ -250,6 +274,7 @@ impl Check<'_> {
             match rewritten {
                 Some(k) => {
                     unclaimed_added.swap_remove(k);
+                    *unseen_taken.entry(line).or_insert(0) += 1;
                 }
                 None => {
                     return Err(format!(
@@ -319,7 +344,7 @@ impl Check<'_> {
     }
 }
 
-impl Check<'_> {
+impl<'a> Check<'a> {
     /// Refuses when a line the plan writes carries a slip of the caller's. A
     /// search line that reads the file's line with a slip (`trwe` for
     /// `true`, `kin2` for `kind`) shows that the caller's text was garbled
@@ -578,6 +603,57 @@ impl Check<'_> {
             }
         }
         Ok(())
+    }
+
+    /// The lines the plan replaces where the caller wrote out the lines the
+    /// search did not show, hunk by hunk: (the region's lines replaced, the
+    /// lines written that new_content puts between the very lines the plan
+    /// leaves on either side of them). A hunk counts only between two lines
+    /// the search did not show and new_content writes out, so that the
+    /// caller had the lines around it (a marker dropped for a new line, say,
+    /// does not): its lines are the caller's rewrite, however much changed.
+    fn replaced_in_place(&self) -> Vec<(Vec<&'a str>, Vec<&'a str>)> {
+        let (bk, ak, order) = (
+            text_keys(&self.before),
+            text_keys(&self.after),
+            text_keys(&self.new_order),
+        );
+        let between = |i: usize| {
+            let (prev, next) = (i.checked_sub(1).map(|k| ak[k]), ak.get(i + 1).copied());
+            (0..order.len()).any(|j| {
+                order[j] == ak[i]
+                    && j.checked_sub(1).map(|k| order[k]) == prev
+                    && order.get(j + 1).copied() == next
+                    && prev != Some(MARKER)
+                    && next != Some(MARKER)
+            })
+        };
+        let written_out = |k: Option<&&str>| {
+            k.is_some_and(|k| {
+                self.new.contains(k) && copies(&self.before, k) > copies(&self.search, k)
+            })
+        };
+        let mut out = Vec::new();
+        for op in capture_diff_slices(Algorithm::Myers, &bk, &ak) {
+            if let DiffOp::Replace {
+                old_index,
+                old_len,
+                new_index,
+                new_len,
+            } = op
+                && written_out(old_index.checked_sub(1).and_then(|k| bk.get(k)))
+                && written_out(bk.get(old_index + old_len))
+            {
+                out.push((
+                    bk[old_index..old_index + old_len].to_vec(),
+                    (new_index..new_index + new_len)
+                        .filter(|&i| between(i))
+                        .map(|i| ak[i])
+                        .collect(),
+                ));
+            }
+        }
+        out
     }
 
     /// For each line of `after`, whether the plan writes it anew: a line a

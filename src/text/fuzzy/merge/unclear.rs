@@ -71,8 +71,11 @@ impl Sides<'_, '_> {
             if base_of[t].is_some() || self.theirs[t].is_blank() || self.theirs_markers[t] {
                 continue;
             }
-            let before = (0..t).rev().find_map(|k| base_of[k]);
-            let after = (t + 1..self.theirs.len()).find_map(|k| base_of[k]);
+            // The lines of text kept on either side: blank lines kept
+            // between the new line and the block's edge leave it at the edge.
+            let kept_text = |k: usize| base_of[k].filter(|&s| !self.base[s].is_blank());
+            let before = (0..t).rev().find_map(kept_text);
+            let after = (t + 1..self.theirs.len()).find_map(kept_text);
             if rewrites(
                 t,
                 before.map_or(0, |s| s + 1)..after.unwrap_or(self.base.len()),

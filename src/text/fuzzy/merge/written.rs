@@ -2,9 +2,13 @@
 //! search left out or replaces lines by position: which of theirs' lines
 //! stand for which file lines.
 
+use std::ops::Range;
+
 use super::super::align::Step;
 use super::super::costs::COSTS;
+use super::super::diff::kept_pairs;
 use super::super::likeness::{Likeness, likeness};
+use super::super::rows::Row;
 use super::{Anchor, Chunk, Clash, FileSide, Merged, Ours, Out, Sides};
 
 impl Sides<'_, '_> {
@@ -181,14 +185,16 @@ impl Sides<'_, '_> {
     /// one the caller never saw (the file moved on), and a new line that
     /// looks like it is no claim to replace it, unless the caller writes out
     /// the lines around it as they are: at least two lines the same for
-    /// each one rewritten.
+    /// each one rewritten. `closed`: the chunk ends where the lines written
+    /// out end (theirs has no lines of later base lines in it).
     pub(super) fn written_out(
         &self,
         c: &Chunk,
         hidden: impl Fn(usize) -> bool,
+        closed: bool,
     ) -> Option<Vec<Out>> {
-        self.written_out_as(c, &hidden, false)
-            .or_else(|| self.written_out_as(c, &hidden, true))
+        self.written_out_as(c, &hidden, false, closed)
+            .or_else(|| self.written_out_as(c, &hidden, true, closed))
     }
 
     /// [`Self::written_out`], with unmarked lines rewritten if `rewrites`.
@@ -197,31 +203,81 @@ impl Sides<'_, '_> {
         c: &Chunk,
         hidden: &impl Fn(usize) -> bool,
         rewrites: bool,
+        closed: bool,
     ) -> Option<Vec<Out>> {
-        let lines: Vec<usize> = c
-            .ours
-            .clone()
-            .filter(|&f| !self.file[f].is_blank())
-            .collect();
-        let mut next = c.theirs.start;
+        let text = |rows: &[Row<'_>], r: Range<usize>| -> Vec<usize> {
+            r.filter(|&k| !rows[k].is_blank()).collect()
+        };
+        let (lines, texts) = (
+            text(self.file, c.ours.clone()),
+            text(self.theirs, c.theirs.clone()),
+        );
+        let keys = |rows: &[Row<'_>], at: &[usize]| -> Vec<String> {
+            at.iter().map(|&k| rows[k].key.clone()).collect()
+        };
+        let kept = kept_pairs(&keys(self.file, &lines), &keys(self.theirs, &texts));
         let mut matched: Vec<(usize, usize)> = Vec::new();
-        let (mut same, mut rewritten) = (0, 0);
-        for f in lines {
-            let found = (next..c.theirs.end).find(|&t| {
-                let (a, b) = (&self.file[f].key, &self.theirs[t].key);
-                a == b
-                    || likeness(a, b) != Likeness::Differs
-                    || ((hidden(f) || rewrites)
-                        && rapidfuzz::fuzz::ratio(a.chars(), b.chars()) >= COSTS.rewritten)
-            })?;
-            if self.file[f].same(&self.theirs[found]) {
-                same += 1;
-            } else if !hidden(f) {
-                rewritten += 1;
+        let alike = |f: usize, t: usize| {
+            let (a, b) = (&self.file[f].key, &self.theirs[t].key);
+            likeness(a, b) != Likeness::Differs
+                || ((hidden(f) || rewrites)
+                    && rapidfuzz::fuzz::ratio(a.chars(), b.chars()) >= COSTS.rewritten)
+        };
+        // Between lines written out as they are, the file's other lines of
+        // text are written out alike, in order; or, where as many lines of
+        // theirs stand between the same two lines (or the chunk's closed
+        // ends), one for one, however much each was rewritten: a line like
+        // it further on is another line.
+        let (mut i0, mut j0) = (0, 0);
+        let ends = kept.iter().copied().chain([(lines.len(), texts.len())]);
+        for (i1, j1) in ends {
+            let bounded = closed || i1 < lines.len();
+            let gap = &lines[i0..i1];
+            let one_for_one =
+                bounded && gap.len() == j1 - j0 && gap.iter().all(|&f| hidden(f) || rewrites);
+            if one_for_one {
+                matched.extend(texts[j0..j1].iter().copied().zip(gap.iter().copied()));
+            } else {
+                // Alike in order; the lines left over between two lines so
+                // paired go one for one, as above, if they are as many.
+                let (mut next, mut from) = (j0, j0);
+                let mut left: Vec<usize> = Vec::new();
+                for k in 0..=gap.len() {
+                    let f = gap.get(k).copied();
+                    let j = f.and_then(|f| (next..j1).find(|&j| alike(f, texts[j])));
+                    if let (Some(f), None) = (f, j) {
+                        left.push(f);
+                        continue;
+                    }
+                    let to = j.unwrap_or(j1);
+                    if !left.is_empty() {
+                        let even = left.len() == to - from
+                            && (bounded || j.is_some())
+                            && left.iter().all(|&f| hidden(f) || rewrites);
+                        if !even {
+                            return None;
+                        }
+                        matched.extend(texts[from..to].iter().copied().zip(left.drain(..)));
+                    }
+                    if let (Some(f), Some(j)) = (f, j) {
+                        matched.push((texts[j], f));
+                        (next, from) = (j + 1, j + 1);
+                    }
+                }
             }
-            matched.push((found, f));
-            next = found + 1;
+            if i1 < lines.len() {
+                matched.push((texts[j1], lines[i1]));
+            }
+            (i0, j0) = (i1 + 1, j1 + 1);
         }
+        let same = matched
+            .iter()
+            .filter(|&&(t, f)| self.file[f].same(&self.theirs[t]))
+            .count();
+        let rewritten = matched
+            .iter()
+            .filter(|&&(t, f)| !self.file[f].same(&self.theirs[t]) && !hidden(f))
+            .count();
         if rewrites && same < 2 * rewritten {
             return None;
         }

@@ -144,7 +144,59 @@ impl Spacing<'_> {
             self.written_out(brief, pairing)?;
             self.no_change_on_a_misread(brief, pairing)?;
         }
+        self.between_lines_the_caller_writes(brief)?;
         self.edge_runs()
+    }
+
+    /// Refuses when two lines of text `new_content` has next to each other,
+    /// neither of them a line of the search (each one the caller adds, or
+    /// one the search left out that the caller writes out), stand next to
+    /// each other after the edit with another count of blank lines between
+    /// them than `new_content` has, or than the file has between them
+    /// (a copy that lost blank lines leaves the file's). The search says
+    /// nothing of that stretch, so nothing in it can have been misread: a
+    /// third count is nobody's.
+    fn between_lines_the_caller_writes(
+        &self,
+        brief: &dyn Fn(&str) -> String,
+    ) -> Result<(), String> {
+        let shown: Vec<usize> = Pairing::ALL
+            .iter()
+            .flat_map(|&p| kept(&self.search, &self.new, Some(p)))
+            .map(|(_, n)| n)
+            .collect();
+        let written = kept(&self.new, &self.after, None);
+        let on_disk = kept(&self.new, &self.before, Some(Pairing::MostAlike));
+        // The file's count between the two lines, where it has both, next
+        // to each other: a copy that lost blank lines leaves the file's.
+        let had = |n1: usize, n2: usize| {
+            let b1 = on_disk.iter().find(|p| p.0 == n1)?.1;
+            let b2 = on_disk.iter().find(|p| p.0 == n2)?.1;
+            run_after(&self.before, b1)
+                .filter(|&(_, next)| next == b2)
+                .map(|(n, _)| n)
+        };
+        for pair in written.windows(2) {
+            let [(n1, a1), (n2, a2)] = [pair[0], pair[1]];
+            if shown.contains(&n1) || shown.contains(&n2) {
+                continue;
+            }
+            let (Some((wanted, next_n)), Some((got, next_a))) =
+                (run_after(&self.new, n1), run_after(&self.after, a1))
+            else {
+                continue;
+            };
+            if next_n != n2 || next_a != a2 || wanted == got || had(n1, n2) == Some(got) {
+                continue;
+            }
+            return Err(format!(
+                "it would leave {got} blank line{} between `{}` and `{}`, where new_content has {wanted}",
+                if got == 1 { "" } else { "s" },
+                brief(self.new[n1]),
+                brief(self.new[n2]),
+            ));
+        }
+        Ok(())
     }
 
     /// Refuses when `new_content` adds blank lines past the last line of
@@ -399,6 +451,26 @@ mod tests {
             outside: (0, 0),
         }
         .check(&|line| line.to_string())
+    }
+
+    #[test]
+    fn between_a_line_added_and_a_line_written_out_the_count_is_new_content_s() {
+        // The marker stands for a blank line and `/// Doc`; new_content adds
+        // a comment and writes them out. The marker's blank line is the one
+        // new_content writes: not one more.
+        let search = ["fn a();", "\u{1}marker", "fn b();"];
+        let new = ["fn a_next();", "// checked", "", "/// Doc", "fn b();"];
+        let before = ["fn a();", "", "/// Doc", "fn b();"];
+        let wrong = ["fn a_next();", "// checked", "", "", "/// Doc", "fn b();"];
+        let err = check(&search, &new, &before, &wrong).unwrap_err();
+        assert!(
+            err.contains(
+                "leave 2 blank lines between `// checked` and `/// Doc`, where new_content has 1"
+            ),
+            "{err}"
+        );
+        let right = ["fn a_next();", "// checked", "", "/// Doc", "fn b();"];
+        assert_eq!(check(&search, &new, &before, &right), Ok(()));
     }
 
     #[test]
