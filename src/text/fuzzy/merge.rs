@@ -15,10 +15,11 @@
 //! | lines the search left out | the same lines written out | theirs: the caller has shown them |
 //! | changed | changed otherwise | a conflict: refused |
 //!
-//! A marker is a base line whose ours is the run it hides; theirs keeping the
-//! marker keeps the run, theirs dropping it is a conflict. The lines `new_content`
-//! keeps are also the caller's claim about the file: more than one of them
-//! that the file contradicts means the caller is looking at another block.
+//! A marker is a base line whose ours is the run it hides: theirs keeping it
+//! keeps the run, theirs writing the run out changes it as the caller wrote,
+//! theirs dropping it otherwise is a conflict. The lines theirs keeps are the
+//! caller's claim about the file: more than one the file contradicts means
+//! another block.
 
 use std::ops::Range;
 
@@ -35,6 +36,7 @@ mod written;
 
 use shift::{commonest, deep_key, deep_keys, shift_of};
 use systematic::{Swap, systematic};
+use written::markers_take_unpaired_beside;
 
 #[cfg(test)]
 mod tests;
@@ -214,22 +216,7 @@ impl Sides<'_, '_> {
                 Step::SearchOnly { .. } | Step::FileOnly { .. } => {}
             }
         }
-        // File lines the alignment leaves unpaired right beside a marker are
-        // lines the search does not show there: the marker's. They are its
-        // to write out or keep, not lines the file gained among the caller's.
-        for hidden in ours.iter_mut() {
-            let Ours::Hidden(r) = hidden else { continue };
-            let extra = |f: usize| side[f - region.start] == FileSide::Extra;
-            while r.start > region.start && extra(r.start - 1) {
-                r.start -= 1;
-            }
-            while r.end < region.end && extra(r.end) {
-                r.end += 1;
-            }
-            for f in r.clone() {
-                side[f - region.start] = FileSide::Hidden;
-            }
-        }
+        markers_take_unpaired_beside(&mut ours, &mut side, &region);
 
         // The caller's own change: base against theirs, lines compared with
         // their depth, so that of two equal lines (`}`) the one at the same
@@ -423,49 +410,6 @@ impl Sides<'_, '_> {
         }))
     }
 
-    /// In chunk `c`, a marker after lines the search shows (all paired with
-    /// the file's), and the line of theirs where its lines begin written
-    /// out: the first like the first line of text it stands for, with no
-    /// line theirs keeps on the other side of it. (That the rest is written
-    /// out too is the marker's chunk's to find.)
-    fn marker_written_after(
-        &self,
-        c: &Chunk,
-        ours: &[Ours],
-        base_of: &[Option<usize>],
-    ) -> Option<(usize, usize)> {
-        let m = c
-            .base
-            .clone()
-            .skip(1)
-            .find(|&s| matches!(&ours[s], Ours::Hidden(r) if !r.is_empty()))?;
-        let Ours::Hidden(r) = &ours[m] else {
-            return None;
-        };
-        let shown = c.base.start..m;
-        if !shown.clone().all(|s| matches!(ours[s], Ours::Pair(..))) {
-            return None;
-        }
-        let first = r.clone().find(|&f| !self.file[f].is_blank())?;
-        let mut t = c.theirs.clone().find(|&t| {
-            let (a, b) = (&self.file[first].key, &self.theirs[t].key);
-            a == b || likeness(a, b) != Likeness::Differs
-        })?;
-        // The marker's blank lines before its first line of text are its
-        // own, written out before that line.
-        for _ in r.start..first {
-            if t == c.theirs.start || !self.theirs[t - 1].is_blank() {
-                break;
-            }
-            t -= 1;
-        }
-        let consistent = c.theirs.clone().all(|u| match base_of[u] {
-            Some(s) => shown.contains(&s) == (u < t),
-            None => true,
-        });
-        consistent.then_some((m, t))
-    }
-
     fn file_has_word(&self, word: &str) -> bool {
         self.file
             .iter()
@@ -510,9 +454,8 @@ impl Sides<'_, '_> {
             return Ok(());
         }
 
-        // The caller changes how many blank lines there are where the search
-        // and the file count them differently: which of them it meant is a
-        // guess.
+        // The caller changes the count of blank lines where the search and
+        // the file count them differently: which it meant is a guess.
         let blanks_base = c.base.clone().filter(|&s| self.base[s].is_blank()).count();
         let blanks_file = c.ours.clone().filter(|&f| self.file[f].is_blank()).count();
         let blanks_theirs = c
@@ -545,10 +488,8 @@ impl Sides<'_, '_> {
         }
         let pairs = self.positional_pairs(&c, ours);
         // The file's line agrees with the caller's rewrite where it differs
-        // from the search only by the caller's slips, and a slip is no slip
-        // when the search's word is one the file has elsewhere
-        // (`__unordered_map` for `unordered_map`): the file's line is then
-        // another line, changed since it was read, or the look-alike's.
+        // from the search by slips only; a search word the file has elsewhere
+        // (`__unordered_map` for `unordered_map`) is no slip: another line.
         let agreed = |s: usize, f: usize| {
             let (base, file) = (&self.base[s].key, &self.file[f].key);
             pairs
@@ -566,10 +507,9 @@ impl Sides<'_, '_> {
             .all(|f| at(f) == FileSide::Paired || !content_f(&f));
         if ours_unchanged {
             // Blank lines only the file has stay: as the blank lines theirs
-            // adds, where it adds some; else before everything where they
-            // come before every paired line, or before the new line that
-            // takes the place of a file line after them; else after the
-            // change.
+            // adds, where it adds some; else before everything where they come
+            // before every paired line, or before the new line that takes the
+            // place of a file line after them; else after the change.
             let mut spare: Vec<usize> = c
                 .ours
                 .clone()
@@ -686,25 +626,9 @@ impl Sides<'_, '_> {
         // A marker after lines the search shows, its lines written out: the
         // lines of theirs before them are the caller's change of the lines
         // shown, and the marker opens a chunk of its own.
-        if let Some((m, t)) = self.marker_written_after(&c, ours, base_of) {
-            let r_start = match &ours[m] {
-                Ours::Hidden(r) => r.start,
-                _ => unreachable!("a hidden run"),
-            };
-            let split = r_start - c.ours.start;
-            let head = Chunk {
-                base: c.base.start..m,
-                theirs: c.theirs.start..t,
-                ours: c.ours.start..r_start,
-                shift: c.shift,
-            };
+        if let Some((head, rest)) = self.split_at_marker(&c, ours, base_of) {
+            let split = head.ours.len();
             self.chunk(head, ours, &side[..split], base_of, merged, kept_differ)?;
-            let rest = Chunk {
-                base: m..c.base.end,
-                theirs: t..c.theirs.end,
-                ours: r_start..c.ours.end,
-                shift: c.shift,
-            };
             return self.chunk(rest, ours, &side[split..], base_of, merged, kept_differ);
         }
         // A marker that opens the chunk, its lines written out first and the

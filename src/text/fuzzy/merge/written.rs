@@ -146,6 +146,66 @@ impl Sides<'_, '_> {
         )
     }
 
+    /// Chunk `c` split before a marker that comes after lines the search
+    /// shows (all paired with the file's), where its lines begin written
+    /// out in theirs: at the first line like the first line of text it
+    /// stands for, with no line theirs keeps on the other side of it. The
+    /// lines of theirs before are the caller's change of the lines shown,
+    /// and the marker opens a chunk of its own (whose merge finds whether
+    /// the rest of its lines are written out).
+    pub(super) fn split_at_marker(
+        &self,
+        c: &Chunk,
+        ours: &[Ours],
+        base_of: &[Option<usize>],
+    ) -> Option<(Chunk, Chunk)> {
+        let m = c
+            .base
+            .clone()
+            .skip(1)
+            .find(|&s| matches!(&ours[s], Ours::Hidden(r) if !r.is_empty()))?;
+        let Ours::Hidden(r) = &ours[m] else {
+            return None;
+        };
+        let shown = c.base.start..m;
+        if !shown.clone().all(|s| matches!(ours[s], Ours::Pair(..))) {
+            return None;
+        }
+        let first = r.clone().find(|&f| !self.file[f].is_blank())?;
+        let mut t = c.theirs.clone().find(|&t| {
+            let (a, b) = (&self.file[first].key, &self.theirs[t].key);
+            a == b || likeness(a, b) != Likeness::Differs
+        })?;
+        // The marker's blank lines before its first line of text are its
+        // own, written out before that line.
+        for _ in r.start..first {
+            if t == c.theirs.start || !self.theirs[t - 1].is_blank() {
+                break;
+            }
+            t -= 1;
+        }
+        let consistent = c.theirs.clone().all(|u| match base_of[u] {
+            Some(s) => shown.contains(&s) == (u < t),
+            None => true,
+        });
+        if !consistent {
+            return None;
+        }
+        let head = Chunk {
+            base: c.base.start..m,
+            theirs: c.theirs.start..t,
+            ours: c.ours.start..r.start,
+            shift: c.shift,
+        };
+        let rest = Chunk {
+            base: m..c.base.end,
+            theirs: t..c.theirs.end,
+            ours: r.start..c.ours.end,
+            shift: c.shift,
+        };
+        Some((head, rest))
+    }
+
     /// Merges chunk `c` piece by piece between the lines `shown` (see
     /// [`Self::shown_in_new`]), each kept as the file has it.
     #[allow(clippy::too_many_arguments)]
@@ -419,5 +479,28 @@ impl Sides<'_, '_> {
         }
         result.extend(blanks[next..].iter().map(|&f| Out::Disk(f)));
         result
+    }
+}
+
+/// File lines the alignment leaves unpaired right beside a marker are lines
+/// the search does not show there: the marker's. They are its to write out
+/// or keep, not lines the file gained among the caller's.
+pub(super) fn markers_take_unpaired_beside(
+    ours: &mut [Ours],
+    side: &mut [FileSide],
+    region: &Range<usize>,
+) {
+    for hidden in ours.iter_mut() {
+        let Ours::Hidden(r) = hidden else { continue };
+        let extra = |side: &[FileSide], f: usize| side[f - region.start] == FileSide::Extra;
+        while r.start > region.start && extra(side, r.start - 1) {
+            r.start -= 1;
+        }
+        while r.end < region.end && extra(side, r.end) {
+            r.end += 1;
+        }
+        for f in r.clone() {
+            side[f - region.start] = FileSide::Hidden;
+        }
     }
 }
