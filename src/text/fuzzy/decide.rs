@@ -102,7 +102,8 @@ pub(crate) fn single(
     let best_literal = literal(best);
     let best_drift = drift(best);
     let near = |p: &&Place| {
-        !COSTS.clearly_better(best.alignment.cost, p.alignment.cost)
+        (!COSTS.clearly_better(best.alignment.cost, p.alignment.cost)
+            && !drifts_where_best_does_not(best_drift, p, &drift))
             || closes_edge(best, &open, p, threshold)
             || reads_more_literally(best, best_literal, p, &literal, threshold)
             || drifts_no_more(best, best_drift, p, &drift)
@@ -158,6 +159,20 @@ fn drifts_no_more(
     }
     let d = drift(p);
     d.unpaired <= best_drift.unpaired && d.differing <= best_drift.differing
+}
+
+/// Whether `best` reads every search line as the file has it (up to noise)
+/// and every line it gains is one `new_content` writes out, while `p` must
+/// read a line as lost, gained or changed since the caller read the file:
+/// `p` is then clearly worse, whatever its cost. The cost of `best` may be
+/// all the caller's own change to lines it writes out, which says nothing
+/// against the place.
+fn drifts_where_best_does_not(
+    best_drift: Drift,
+    p: &Place,
+    drift: &impl Fn(&Place) -> Drift,
+) -> bool {
+    best_drift == Drift::default() && drift(p) != Drift::default()
 }
 
 /// Whether `p` pairs a line that `best` leaves unpaired at the search's

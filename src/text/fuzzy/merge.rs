@@ -454,39 +454,10 @@ impl Sides<'_, '_> {
             return Ok(());
         }
 
-        // The caller changes the count of blank lines where the search and
-        // the file count them differently: which it meant is a guess.
-        let blanks_base = c.base.clone().filter(|&s| self.base[s].is_blank()).count();
-        let blanks_file = c.ours.clone().filter(|&f| self.file[f].is_blank()).count();
-        let blanks_theirs = c
-            .theirs
-            .clone()
-            .filter(|&t| self.theirs[t].is_blank())
-            .count();
-        // One run that the caller sets to the file's count is no guess: the
-        // blank lines it keeps are those the file has.
-        let runs = c
-            .base
-            .clone()
-            .filter(|&s| {
-                self.base[s].is_blank() && (s == c.base.start || !self.base[s - 1].is_blank())
-            })
-            .count();
-        let to_file = blanks_theirs == blanks_file && runs <= 1;
-        if blanks_base != blanks_file && blanks_theirs != blanks_base && !to_file {
-            let s = c
-                .base
-                .clone()
-                .find(|&s| self.base[s].is_blank())
-                .unwrap_or(c.base.start.min(self.base.len().saturating_sub(1)));
-            let f = c.ours.start.min(self.file.len().saturating_sub(1));
-            return Err(if blanks_base > blanks_file {
-                Clash::LineMissing { s, f }
-            } else {
-                Clash::ExtraLine { s, f }
-            });
-        }
         let pairs = self.positional_pairs(&c, ours);
+        if let Some(clash) = self.blank_count_guessed(&c, &pairs, base_of) {
+            return Err(clash);
+        }
         // The file's line agrees with the caller's rewrite where it differs
         // from the search by slips only; a search word the file has elsewhere
         // (`__unordered_map` for `unordered_map`) is no slip: another line.
@@ -539,11 +510,29 @@ impl Sides<'_, '_> {
             reused.reverse();
             // Those before every line the search pairs keep their place at
             // the top: the caller's lines take the places of the lines after.
+            // A run of the file's blank lines goes as one, with its blank
+            // line the search pairs: which of them the alignment paired is
+            // arbitrary, and a line the caller adds goes beside the run.
+            let run_of = |f: usize| {
+                let blank = |g: &usize| self.file[*g].is_blank();
+                let lo = (c.ours.start..f)
+                    .rev()
+                    .take_while(blank)
+                    .last()
+                    .unwrap_or(f);
+                let hi = (f..c.ours.end).take_while(blank).last().unwrap_or(f);
+                lo..hi + 1
+            };
             if let Some(first) = c.ours.clone().find(|&f| at(f) == FileSide::Paired) {
+                let top = if self.file[first].is_blank() {
+                    run_of(first).start
+                } else {
+                    first
+                };
                 merged
                     .out
-                    .extend(spare.iter().copied().filter(|&f| f < first).map(Out::Disk));
-                spare.retain(|&f| f >= first);
+                    .extend(spare.iter().copied().filter(|&f| f < top).map(Out::Disk));
+                spare.retain(|&f| f >= top);
             }
             for t in c.theirs.clone() {
                 // A line the caller kept that stands for nothing in the file
@@ -558,10 +547,20 @@ impl Sides<'_, '_> {
                     && let Ours::Pair(f, _) = ours[s]
                     && self.base[s].is_blank()
                 {
-                    let before: Vec<usize> = spare.iter().copied().filter(|&x| x < f).collect();
-                    spare.retain(|&x| x >= f);
-                    merged.out.extend(before.into_iter().map(Out::Disk));
+                    let run = run_of(f);
+                    let with: Vec<usize> = spare
+                        .iter()
+                        .copied()
+                        .filter(|&x| x < f || run.contains(&x))
+                        .collect();
+                    spare.retain(|x| !with.contains(x));
+                    merged
+                        .out
+                        .extend(with.iter().copied().filter(|&x| x < f).map(Out::Disk));
                     merged.out.push(Out::Disk(f));
+                    merged
+                        .out
+                        .extend(with.iter().copied().filter(|&x| x > f).map(Out::Disk));
                     continue;
                 }
                 if self.theirs[t].is_blank()
@@ -698,6 +697,12 @@ impl Sides<'_, '_> {
         if let Some(shown) = self.shown_in_new(&c, side, base_of) {
             return self.chunk_between(c, shown, ours, side, base_of, merged, kept_differ);
         }
+        // Written out with some of them rewritten: the caller has seen them,
+        // if it writes out enough of them as they are.
+        if let Some(out) = self.written_out_around(&c, ours, side) {
+            merged.out.extend(self.file_blanks_if_kept(&c, out));
+            return Ok(());
+        }
         // Lines the search left out, or a marker stands for, that theirs
         // writes out.
         let left_out = c
@@ -709,14 +714,7 @@ impl Sides<'_, '_> {
                 .all(|f| at(f) != FileSide::Paired || !content_f(&f));
         if left_out {
             if let Some(out) = self.written_out(&c, |f| at(f) == FileSide::Hidden, true) {
-                // The caller kept the search's count of blank lines: the
-                // file's blank lines stay, wherever the search miscounted.
-                let out = if blanks_theirs == blanks_base && blanks_base != blanks_file {
-                    self.with_file_blanks(&c, out)
-                } else {
-                    out
-                };
-                merged.out.extend(out);
+                merged.out.extend(self.file_blanks_if_kept(&c, out));
                 return Ok(());
             }
             if let Some(s) = c.base.clone().find(|&s| matches!(ours[s], Ours::Hidden(_))) {

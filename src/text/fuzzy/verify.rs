@@ -248,6 +248,9 @@ impl Check<'_> {
                 > copies(&self.search, line) + unseen_taken.get(line).copied().unwrap_or(0);
             let similar =
                 |a: &str| rapidfuzz::fuzz::ratio(a.chars(), line.chars()) >= COSTS.rewritten;
+            // The line with words added at its end (a comment, say) is
+            // that line rewritten, however short it is.
+            let extends = |a: &str| a.len() > line.len() && a.starts_with(line);
             let rewritten = if unseen {
                 unclaimed_added
                     .iter()
@@ -264,7 +267,11 @@ impl Check<'_> {
                     })
                     .or_else(|| {
                         (rewrites_left > 0)
-                            .then(|| unclaimed_added.iter().position(|a| similar(a)))
+                            .then(|| {
+                                unclaimed_added
+                                    .iter()
+                                    .position(|a| similar(a) || extends(a))
+                            })
                             .flatten()
                             .inspect(|_| rewrites_left -= 1)
                     })
@@ -313,7 +320,14 @@ impl Check<'_> {
         // Around the region too: a line the caller removes that the plan
         // leaves just outside it was the caller's line, and the plan's place
         // is not the caller's.
-        for line in &caller_removed {
+        // A line the search misspells that new_content writes as the file
+        // has it is no line removed: the caller corrected its copy.
+        let corrected = |line: &str| {
+            self.misread
+                .iter()
+                .any(|&(s, f)| s == line && self.new.contains(&f))
+        };
+        for line in caller_removed.iter().filter(|l| !corrected(l)) {
             if copies(&self.nearby_after, line) > copies(&self.new, line)
                 && copies(&self.nearby, line) >= copies(&self.search, line)
             {

@@ -6,7 +6,8 @@
 use std::ops::Range;
 
 use super::super::costs::COSTS;
-use super::{Clash, FileSide, Ours, Sides};
+use super::super::rows::Row;
+use super::{Chunk, Clash, FileSide, Ours, Sides};
 
 impl Sides<'_, '_> {
     /// A line the caller adds beside a search line that the alignment left
@@ -113,7 +114,7 @@ impl Sides<'_, '_> {
     ) -> Option<Clash> {
         let start = self.alignment.region.start;
         for t in 0..self.theirs.len() {
-            if base_of[t].is_some() || self.theirs[t].is_blank() {
+            if base_of[t].is_some() || self.theirs[t].is_blank() || self.glued(t, base_of) {
                 continue;
             }
             let before = (0..t).rev().find_map(|k| base_of[k]);
@@ -167,6 +168,98 @@ impl Sides<'_, '_> {
             }
         }
         None
+    }
+
+    /// Blank lines in chunk `c` of the base, the file and theirs.
+    pub(super) fn blank_counts(&self, c: &Chunk) -> (usize, usize, usize) {
+        let count = |rows: &[Row<'_>], r: Range<usize>| r.filter(|&k| rows[k].is_blank()).count();
+        (
+            count(self.base, c.base.clone()),
+            count(self.file, c.ours.clone()),
+            count(self.theirs, c.theirs.clone()),
+        )
+    }
+
+    /// The caller changes the count of blank lines where the search and the
+    /// file count them differently: which it meant is a guess. Counted
+    /// between the lines of text theirs writes in place of the search's
+    /// (`pairs`, as [`Self::positional_pairs`] gives them), so that a run
+    /// the caller sets to the file's count beside a run it leaves alone is
+    /// no guess, as long as each blank line the caller keeps is in the
+    /// piece it is kept in.
+    pub(super) fn blank_count_guessed(
+        &self,
+        c: &Chunk,
+        pairs: &[(usize, (usize, usize))],
+        base_of: &[Option<usize>],
+    ) -> Option<Clash> {
+        let guessed = |piece: &Chunk| {
+            let (base, file, theirs) = self.blank_counts(piece);
+            let runs = piece
+                .base
+                .clone()
+                .filter(|&s| {
+                    self.base[s].is_blank()
+                        && (s == piece.base.start || !self.base[s - 1].is_blank())
+                })
+                .count();
+            let to_file = theirs == file && runs <= 1;
+            base != file && theirs != base && !to_file
+        };
+        let clash = || {
+            let (base, file, _) = self.blank_counts(c);
+            let s = c
+                .base
+                .clone()
+                .find(|&s| self.base[s].is_blank())
+                .unwrap_or(c.base.start.min(self.base.len().saturating_sub(1)));
+            let f = c.ours.start.min(self.file.len().saturating_sub(1));
+            if base > file {
+                Clash::LineMissing { s, f }
+            } else {
+                Clash::ExtraLine { s, f }
+            }
+        };
+        if !guessed(c) {
+            return None;
+        }
+        let mut from = (c.base.start, c.ours.start, c.theirs.start);
+        let ends = pairs.iter().map(|&(t, (s, f))| (s, f, t)).chain([(
+            c.base.end,
+            c.ours.end,
+            c.theirs.end,
+        )]);
+        for (s, f, t) in ends {
+            let piece = Chunk {
+                base: from.0..s,
+                ours: from.1..f,
+                theirs: from.2..t,
+                shift: c.shift,
+            };
+            // The blank lines the caller keeps must be the piece's own: the
+            // merge writes them where the caller's diff kept them.
+            let own = piece.theirs.clone().all(|t| match base_of[t] {
+                Some(s) if self.base[s].is_blank() => piece.base.contains(&s),
+                _ => true,
+            });
+            if guessed(&piece) || !own {
+                return Some(clash());
+            }
+            from = (s + 1, f + 1, t + 1);
+        }
+        None
+    }
+
+    /// Whether line `t` of theirs, which the caller adds, touches a line of
+    /// text the caller keeps, with only added lines of text between: it
+    /// goes right beside that line, so no run of blank lines has it inside.
+    fn glued(&self, t: usize, base_of: &[Option<usize>]) -> bool {
+        let touches = |mut ks: Box<dyn Iterator<Item = usize>>| {
+            ks.find(|&k| self.theirs[k].is_blank() || base_of[k].is_some())
+                .and_then(|k| base_of[k])
+                .is_some_and(|s| !self.base[s].is_blank())
+        };
+        touches(Box::new((0..t).rev())) || touches(Box::new(t + 1..self.theirs.len()))
     }
 
     /// A blank line only the file has, next to a blank line of the search's

@@ -257,6 +257,40 @@ impl Sides<'_, '_> {
             .or_else(|| self.written_out_as(c, &hidden, true, closed))
     }
 
+    /// Chunk `c` where the search left out lines without a marker among
+    /// lines it shows, and theirs writes the left-out lines out, some
+    /// rewritten, with the caller's changes of the lines shown among them:
+    /// as [`Self::written_out`] with the lines shown taken as seen, where
+    /// the file has every one of them as the search does (a line the file
+    /// changed and the caller changes too is a conflict, not a rewrite).
+    pub(super) fn written_out_around(
+        &self,
+        c: &Chunk,
+        ours: &[Ours],
+        side: &[FileSide],
+    ) -> Option<Vec<Out>> {
+        let at = |f: usize| side[f - c.ours.start];
+        let shown_as_is = c.base.clone().all(|s| match &ours[s] {
+            Ours::Pair(_, like) => *like != Likeness::Differs,
+            Ours::Missing => self.base[s].is_blank(),
+            Ours::Hidden(_) => false,
+        });
+        let left_out = c
+            .ours
+            .clone()
+            .any(|f| at(f) == FileSide::Extra && !self.file[f].is_blank());
+        // Blank lines the caller counts otherwise than both the search and
+        // the file: which of them it meant where is a guess.
+        let (blanks_base, blanks_file, blanks_theirs) = self.blank_counts(c);
+        if !shown_as_is
+            || !left_out
+            || (blanks_theirs != blanks_base && blanks_theirs != blanks_file)
+        {
+            return None;
+        }
+        self.written_out_as(c, &|f| at(f) == FileSide::Paired, true, true)
+    }
+
     /// [`Self::written_out`], with unmarked lines rewritten if `rewrites`.
     fn written_out_as(
         &self,
@@ -432,6 +466,18 @@ impl Sides<'_, '_> {
 }
 
 impl Sides<'_, '_> {
+    /// `out` as [`Self::with_file_blanks`] has it where the caller kept the
+    /// search's count of blank lines and the file counts them otherwise:
+    /// the file's blank lines stay, wherever the search miscounted.
+    pub(super) fn file_blanks_if_kept(&self, c: &Chunk, out: Vec<Out>) -> Vec<Out> {
+        let (base, file, theirs) = self.blank_counts(c);
+        if theirs == base && base != file {
+            self.with_file_blanks(c, out)
+        } else {
+            out
+        }
+    }
+
     /// `out` (theirs' order) with the file's blank lines of the chunk in
     /// place of theirs': each blank line of theirs takes the file's next one
     /// before the next line of text, and the file's others stay where they

@@ -336,8 +336,11 @@ impl Spacing<'_> {
     /// The runs beside the lines the caller keeps or rewrites.
     fn kept_lines(&self, brief: &dyn Fn(&str) -> String, pairing: Pairing) -> Result<(), String> {
         let on_disk = kept(&self.search, &self.before, Some(Pairing::MostAlike));
-        let written = kept(&self.new, &self.after, None);
+        // A kept line the plan writes as the file has it (the search's copy
+        // misspelled) is still that line.
+        let written = kept(&self.new, &self.after, Some(Pairing::MostAlike));
         let pairs = kept(&self.search, &self.new, Some(pairing));
+        let shown = |n: usize| pairs.iter().any(|p| p.1 == n);
         for &(s, n) in &pairs {
             let Some(&(_, b)) = on_disk.iter().find(|p| p.0 == s) else {
                 continue;
@@ -359,16 +362,20 @@ impl Spacing<'_> {
                 );
                 let (searched, wanted, had, got) = match runs {
                     // Only a run between the same two lines is the same run:
-                    // the caller's neighbour there is the search's, or one
-                    // the file has there, written out where the search has
-                    // a marker.
+                    // the caller's neighbour there is the search's; or, where
+                    // the search has a marker, one the file has there written
+                    // out, or, before the kept line, any line the caller
+                    // writes in place of the marker's lines (the run still
+                    // divides the kept line from them; after it, a line the
+                    // caller adds may stand between the two).
                     (
                         Run::To(searched, sk),
                         Run::To(wanted, nk),
                         Run::To(had, bk),
                         Run::To(got, _),
                     ) if pairs.contains(&(sk, nk))
-                        || (self.search[sk] == MARKER && self.new[nk] == self.before[bk]) =>
+                        || (self.search[sk] == MARKER
+                            && (self.new[nk] == self.before[bk] || (!after && !shown(nk)))) =>
                     {
                         (searched, wanted, had, got)
                     }
