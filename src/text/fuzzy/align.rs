@@ -149,12 +149,24 @@ impl Problem<'_, '_> {
 
     /// What file line `f` costs as a file-only line right after file line
     /// `f - 1` was one: a line `new_content` writes out continues the run
-    /// of such lines before it without opening another.
+    /// of such lines before it without opening another, and so does a
+    /// blank line: a paragraph left out unmarked is one event however many
+    /// blank lines stand between its lines.
     fn file_only_cost_after(&self, f: usize, after_file_only: bool) -> u32 {
+        // Each look crosses only blank lines: the first line with text it
+        // meets either is written out or ends it. A blank line goes on
+        // with the run only between two written-out lines; at the run's
+        // edge it is the blank line it is.
+        let goes_on = |g: usize| self.written_out[g].is_some() || self.file[g].is_blank();
+        let written = |g: usize| self.written_out[g].is_some();
         let continues = after_file_only
             && f > 0
-            && self.written_out[f - 1].is_some()
-            && self.written_out[f].is_some();
+            && goes_on(f)
+            && (0..f).rev().take_while(|&g| goes_on(g)).any(written)
+            && (written(f)
+                || (f + 1..self.file.len())
+                    .take_while(|&g| goes_on(g))
+                    .any(written));
         if continues {
             self.file_only_cost(f).saturating_sub(COSTS.written_out)
         } else {

@@ -488,10 +488,17 @@ impl<'a> Prepared<'a> {
     }
 
     /// How far past the place found for the first lines a window of an
-    /// elided search reaches: the end of the block that place's first line
-    /// opens, and the rest of the search beyond it.
+    /// elided search reaches: the end of the block that holds the search's
+    /// shallowest line, and the rest of the search beyond it. A marker may
+    /// stand for any line as deep as the lines around it, so the block the
+    /// first line opens is too short where the search climbs out of it
+    /// before its marker: two copies of a block whose markers stand for
+    /// different numbers of lines must both be aligned whole.
     fn reach(&self, ctx: &Ctx<'_, '_>, head: usize, at_least: usize) -> usize {
-        let depth = ctx.file[head].width;
+        let mut text = self.search.iter().filter(|r| !r.is_blank());
+        let first = text.next().map_or(0, |r| r.width);
+        let shallowest = text.map(|r| r.width).fold(first, usize::min);
+        let depth = ctx.file[head].width.saturating_sub(first - shallowest);
         let rest = self.search.len();
         let mut end = at_least;
         for f in head + 1..ctx.file.len().min(head + COSTS.max_hidden) {
