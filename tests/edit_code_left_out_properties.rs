@@ -9,47 +9,8 @@
 #[path = "edit_outcome/mod.rs"]
 mod edit_outcome;
 
-use edit_outcome::apply;
+use edit_outcome::{made_or_refused, run};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
-
-/// Runs `check` over `cases` inputs from `strategy` with a fixed seed, and
-/// returns how many of them `check` reported as made.
-fn run<S: Strategy>(
-    cases: u32,
-    strategy: S,
-    check: impl Fn(S::Value) -> Result<bool, TestCaseError>,
-) -> u32 {
-    let config = Config {
-        cases,
-        failure_persistence: None,
-        ..Config::default()
-    };
-    let mut runner =
-        TestRunner::new_with_rng(config, TestRng::deterministic_rng(RngAlgorithm::ChaCha));
-    let made = std::cell::Cell::new(0u32);
-    runner
-        .run(&strategy, |input| {
-            if check(input)? {
-                made.set(made.get() + 1);
-            }
-            Ok(())
-        })
-        .unwrap();
-    made.get()
-}
-
-/// `Ok(true)` if the edit made exactly `want`, `Ok(false)` if refused, a
-/// failure naming the case for anything else.
-fn made_or_refused(file: &str, search: &str, new: &str, want: &str) -> Result<bool, TestCaseError> {
-    match apply(file, search, new) {
-        Ok(got) if got == want => Ok(true),
-        Ok(got) => Err(TestCaseError::fail(format!(
-            "wrong edit\n--- file\n{file}--- search\n{search}--- new\n{new}--- want\n{want}--- got\n{got}"
-        ))),
-        Err(_) => Ok(false),
-    }
-}
 
 fn text(lines: &[String]) -> String {
     lines.iter().map(|l| format!("{l}\n")).collect()

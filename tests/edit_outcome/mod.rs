@@ -3,6 +3,8 @@
 #![allow(dead_code)]
 
 use mcp_server_text::text::fuzzy::{Candidate, EditRequest, Refusal, plan_edit};
+use proptest::strategy::Strategy;
+use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
 
 /// The file after the edit of `search` into `new`, or the refusal.
 pub fn apply(file: &str, search: &str, new: &str) -> Result<String, Refusal> {
@@ -37,5 +39,48 @@ pub fn two_functions(mine: &[String], copy: &[String], copy_first: bool) -> Stri
         format!("{copy}\n{mine}")
     } else {
         format!("{mine}\n{copy}")
+    }
+}
+
+/// Runs `check` over `cases` inputs from `strategy` with a fixed seed, and
+/// returns how many of them `check` reported as made.
+pub fn run<S: Strategy>(
+    cases: u32,
+    strategy: S,
+    check: impl Fn(S::Value) -> Result<bool, TestCaseError>,
+) -> u32 {
+    let config = Config {
+        cases,
+        failure_persistence: None,
+        ..Config::default()
+    };
+    let mut runner =
+        TestRunner::new_with_rng(config, TestRng::deterministic_rng(RngAlgorithm::ChaCha));
+    let made = std::cell::Cell::new(0u32);
+    runner
+        .run(&strategy, |input| {
+            if check(input)? {
+                made.set(made.get() + 1);
+            }
+            Ok(())
+        })
+        .unwrap();
+    made.get()
+}
+
+/// `Ok(true)` if the edit made exactly `want`, `Ok(false)` if refused, a
+/// failure naming the case for anything else.
+pub fn made_or_refused(
+    file: &str,
+    search: &str,
+    new: &str,
+    want: &str,
+) -> Result<bool, TestCaseError> {
+    match apply(file, search, new) {
+        Ok(got) if got == want => Ok(true),
+        Ok(got) => Err(TestCaseError::fail(format!(
+            "wrong edit\n--- file\n{file}--- search\n{search}--- new\n{new}--- want\n{want}--- got\n{got}"
+        ))),
+        Err(_) => Ok(false),
     }
 }

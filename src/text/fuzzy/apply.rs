@@ -144,6 +144,13 @@ fn edit_of(
             Some(f),
             None,
         ),
+        Clash::HiddenRemembered { s, f, t, hidden } => conflict_at(
+            ConflictReason::HiddenLineElsewhere,
+            Some(s),
+            Some(f),
+            Some(hidden),
+            Some(t),
+        ),
         Clash::LeftOut { f } => {
             conflict_at(ConflictReason::LinesLeftOut, None, None, Some(f), None)
         }

@@ -24,7 +24,6 @@
 use std::ops::Range;
 
 use super::align::{Alignment, Step};
-use super::diff::kept_pairs_fine_first;
 use super::likeness::{Likeness, agrees, likeness, numbers_differ, typos};
 use super::rows::Row;
 
@@ -34,7 +33,7 @@ mod systematic;
 mod unclear;
 mod written;
 
-use shift::{commonest, deep_key, deep_keys, shift_of};
+use shift::{deep_keys, shift_of};
 use systematic::{Swap, systematic};
 use written::markers_take_unpaired_beside;
 
@@ -82,6 +81,15 @@ pub(crate) enum Clash {
     /// The search leaves out file lines `f`, and `new_content` changes lines
     /// around them without writing them out.
     LeftOut { f: Range<usize> },
+    /// Line `t` of `new_content` is written over file line `f`, which the
+    /// marker at search line `s` stands for (with file lines `hidden`), as
+    /// another line the file has elsewhere.
+    HiddenRemembered {
+        s: usize,
+        f: usize,
+        t: usize,
+        hidden: Range<usize>,
+    },
     /// Line `t` of `new_content` is a marker with no marker of the search.
     MarkerInNew { t: usize },
     /// Lines `new_content` keeps that the file contradicts, as (search line,
@@ -343,73 +351,6 @@ impl Sides<'_, '_> {
         Ok(merged)
     }
 
-    /// The base lines theirs keeps, as (base line, theirs line).
-    ///
-    /// A marker theirs does not keep is read both as itself and as the file
-    /// lines it hides, and the reading that pairs more of theirs wins (the
-    /// marker itself on a tie). Where theirs writes the hidden lines out,
-    /// they pair with those lines, so that no base line is paired across
-    /// them: blank lines the search has after a marker are otherwise
-    /// matched to the blank lines inside the lines written out for it, and
-    /// the file's own blank lines there are lost.
-    fn caller_pairs(
-        &self,
-        (bf, bk): (&[String], &[String]),
-        tk: &[String],
-        ours: &[Ours],
-    ) -> Vec<(usize, usize)> {
-        let tf = fine_keys(self.theirs, tk);
-        let plain = kept_pairs_fine_first((bf, &tf), (bk, tk));
-        let unkept = |s: usize| {
-            matches!(&ours[s], Ours::Hidden(r) if !r.is_empty())
-                && !plain.iter().any(|&(b, _)| b == s)
-        };
-        if !(0..bk.len()).any(unkept) {
-            return plain;
-        }
-        let depth = self.file_depth();
-        let mut rows: Vec<&Row<'_>> = Vec::with_capacity(bk.len());
-        let mut expanded: Vec<String> = Vec::with_capacity(bk.len());
-        let mut origin: Vec<Option<usize>> = Vec::with_capacity(bk.len());
-        for (s, key) in bk.iter().enumerate() {
-            match &ours[s] {
-                Ours::Hidden(r) if unkept(s) => {
-                    for row in &self.file[r.clone()] {
-                        rows.push(row);
-                        expanded.push(deep_key(row, &row.key, row.width as isize - depth));
-                        origin.push(None);
-                    }
-                }
-                _ => {
-                    rows.push(&self.base[s]);
-                    expanded.push(key.clone());
-                    origin.push(Some(s));
-                }
-            }
-        }
-        let fine = fine_keys(rows, &expanded);
-        let read_out = kept_pairs_fine_first((&fine, &tf), (&expanded, tk));
-        if read_out.len() <= plain.len() {
-            return plain;
-        }
-        read_out
-            .into_iter()
-            .filter_map(|(e, t)| origin[e].map(|s| (s, t)))
-            .collect()
-    }
-
-    /// How much deeper the file indents than the search: the commonest
-    /// difference over the lines of text the alignment pairs.
-    fn file_depth(&self) -> isize {
-        commonest(self.alignment.steps.iter().filter_map(|step| {
-            let Step::Pair { s, f } = *step else {
-                return None;
-            };
-            let (b, f) = (&self.base[s], &self.file[f]);
-            (!b.is_blank() && b.same(f)).then(|| f.width as isize - b.width as isize)
-        }))
-    }
-
     fn file_has_word(&self, word: &str) -> bool {
         self.file
             .iter()
@@ -643,7 +584,9 @@ impl Sides<'_, '_> {
                 ours: r.clone(),
                 shift: c.shift,
             };
-            let out = self.written_out(&head, |f| at(f) == FileSide::Hidden, false);
+            let out = self
+                .written_out(&head, |f| at(f) == FileSide::Hidden, false)
+                .map_err(|e| self.remembered(e, &c, ours))?;
             let end = out.as_ref().and_then(|out| {
                 out.iter().rposition(|o| {
                     matches!(
@@ -713,7 +656,10 @@ impl Sides<'_, '_> {
                 .clone()
                 .all(|f| at(f) != FileSide::Paired || !content_f(&f));
         if left_out {
-            if let Some(out) = self.written_out(&c, |f| at(f) == FileSide::Hidden, true) {
+            if let Some(out) = self
+                .written_out(&c, |f| at(f) == FileSide::Hidden, true)
+                .map_err(|e| self.remembered(e, &c, ours))?
+            {
                 merged.out.extend(self.file_blanks_if_kept(&c, out));
                 return Ok(());
             }

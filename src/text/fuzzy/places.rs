@@ -399,41 +399,64 @@ impl<'a> Prepared<'a> {
     /// Every place the candidate search proposes, aligned.
     pub(crate) fn places(&self, ctx: &Ctx<'_, '_>, reading: usize) -> Vec<Place> {
         let blocks = BlockLines::of_snippet(&self.reading.search);
-        // The first run of lines between markers that has text finds the
-        // places; a marker may then reach as far as the block allows.
-        let mut first: Vec<usize> = Vec::new();
+        // The runs of lines with text between markers; the first finds the
+        // places, and a marker may then reach as far as the block allows.
+        let mut pieces: Vec<Vec<usize>> = vec![Vec::new()];
         for (k, line) in blocks.all.iter().enumerate() {
             if self.search_markers.get(k).copied().unwrap_or(false) {
-                if !first.is_empty() {
-                    break;
+                if pieces.last().is_some_and(|p| !p.is_empty()) {
+                    pieces.push(Vec::new());
                 }
-                continue;
-            }
-            if !line.is_blank() {
-                first.push(k);
+            } else if !line.is_blank() {
+                pieces.last_mut().expect("one piece at least").push(k);
             }
         }
-        if first.is_empty() {
+        pieces.retain(|p| !p.is_empty());
+        let Some(first) = pieces.first() else {
             return Vec::new();
-        }
+        };
         let elided = self.search_markers.iter().any(|&m| m);
-        let probe = Probe::new(first.iter().map(|&k| &blocks.all[k]).collect());
-        let nonblank = &ctx.blocks.nonblank;
-        let mut windows = probe.nearest(&ctx.blocks, COSTS.aligned_places, &[]);
-        if !elided && self.new_only_lines > 0 {
-            windows.extend(self.written_out_windows(ctx, &windows));
+        let cap = COSTS.aligned_places;
+        let probe = |piece: &[usize]| Probe::new(piece.iter().map(|&k| &blocks.all[k]).collect());
+        let mut windows: Vec<(usize, Window)> = probe(first)
+            .nearest(&ctx.blocks, cap + 1, &[])
+            .into_iter()
+            .map(|w| (first[0], w))
+            .collect();
+        if windows.len() > cap {
+            windows.truncate(cap);
+            // More copies of the first lines than are aligned: which of
+            // them is the caller's block is for the rest of the search to
+            // say, so the piece with the fewest copies proposes places too,
+            // or the right copy may never be weighed.
+            if elided {
+                windows.extend(self.rarest_piece_windows(ctx, &pieces, &probe));
+            }
         }
+        if !elided && self.new_only_lines > 0 {
+            let found: Vec<Window> = windows.iter().map(|(_, w)| *w).collect();
+            windows.extend(
+                self.written_out_windows(ctx, &found)
+                    .into_iter()
+                    .map(|w| (first[0], w)),
+            );
+        }
+        let nonblank = &ctx.blocks.nonblank;
         let margin = COSTS.window_margin;
         let mut out: Vec<Place> = Vec::new();
-        for w in windows {
-            let lo = nonblank[w.start.saturating_sub(margin)];
+        for (anchor, w) in windows {
+            let head = nonblank[w.start];
+            let mut lo = nonblank[w.start.saturating_sub(margin)];
+            if anchor > 0 {
+                lo = self.reach_back(ctx, head, anchor).min(lo);
+            }
             // Lines new_content writes out may be lines the search left
             // out: the window reaches as many lines further, a line written
             // twice (`//`, `}`) counted twice.
             let hi_nb = (w.end + margin + self.new_only_lines).min(nonblank.len()) - 1;
             let mut hi = nonblank[hi_nb] + 1;
             if elided {
-                hi = self.reach(ctx, nonblank[w.start], hi);
+                hi = self.reach(ctx, head, anchor, hi);
             }
             let proposed = nonblank[w.start]..nonblank[w.end.max(w.start + 1) - 1] + 1;
             let mut window = lo..hi;
@@ -494,12 +517,9 @@ impl<'a> Prepared<'a> {
     /// first line opens is too short where the search climbs out of it
     /// before its marker: two copies of a block whose markers stand for
     /// different numbers of lines must both be aligned whole.
-    fn reach(&self, ctx: &Ctx<'_, '_>, head: usize, at_least: usize) -> usize {
-        let mut text = self.search.iter().filter(|r| !r.is_blank());
-        let first = text.next().map_or(0, |r| r.width);
-        let shallowest = text.map(|r| r.width).fold(first, usize::min);
-        let depth = ctx.file[head].width.saturating_sub(first - shallowest);
-        let rest = self.search.len();
+    fn reach(&self, ctx: &Ctx<'_, '_>, head: usize, anchor: usize, at_least: usize) -> usize {
+        let depth = self.block_depth(ctx, head, anchor);
+        let rest = self.search.len() - anchor;
         let mut end = at_least;
         for f in head + 1..ctx.file.len().min(head + COSTS.max_hidden) {
             end = f + 1;
@@ -509,6 +529,69 @@ impl<'a> Prepared<'a> {
             }
         }
         (end + rest).min(ctx.file.len()).max(at_least)
+    }
+
+    /// How far before file line `head`, where search line `anchor` was
+    /// found, a window reaches: the start of the block that holds the
+    /// search's shallowest line, and the search's lines before `anchor`
+    /// beyond it (see [`Self::reach`]).
+    fn reach_back(&self, ctx: &Ctx<'_, '_>, head: usize, anchor: usize) -> usize {
+        let depth = self.block_depth(ctx, head, anchor);
+        let mut start = head;
+        for f in (head.saturating_sub(COSTS.max_hidden)..head).rev() {
+            start = f;
+            let row = &ctx.file[f];
+            if !row.is_blank() && row.width < depth {
+                break;
+            }
+        }
+        start.saturating_sub(anchor + COSTS.window_margin)
+    }
+
+    /// The indentation of the block that holds the search's shallowest
+    /// line, where search line `anchor` is file line `head`.
+    fn block_depth(&self, ctx: &Ctx<'_, '_>, head: usize, anchor: usize) -> usize {
+        let text = || {
+            self.search
+                .iter()
+                .zip(&self.search_markers)
+                .filter(|(r, m)| !r.is_blank() && !**m)
+                .map(|(r, _)| r.width)
+        };
+        let shallowest = text().min().unwrap_or(0);
+        let at = self.search[anchor].width;
+        ctx.file[head].width.saturating_sub(at - shallowest)
+    }
+
+    /// Windows found by the piece of the search between markers whose lines
+    /// the file has the fewest normalized copies of, if it has fewer than the
+    /// first piece, each with the search line it was found for.
+    fn rarest_piece_windows<'b>(
+        &self,
+        ctx: &Ctx<'_, '_>,
+        pieces: &[Vec<usize>],
+        probe: &dyn Fn(&[usize]) -> Probe<'b, 'b>,
+    ) -> Vec<(usize, Window)> {
+        let cap = COSTS.aligned_places;
+        let mut rarest: Option<(usize, usize, Vec<Window>)> = None;
+        for piece in &pieces[1..] {
+            let windows = probe(piece).nearest(&ctx.blocks, cap + 1, &[]);
+            let copies = windows.iter().filter(|w| w.dist == 0).count();
+            if copies == 0 || copies > cap {
+                continue;
+            }
+            if rarest.as_ref().is_none_or(|(n, _, _)| copies < *n) {
+                rarest = Some((copies, piece[0], windows));
+            }
+        }
+        let Some((_, anchor, windows)) = rarest else {
+            return Vec::new();
+        };
+        windows
+            .into_iter()
+            .filter(|w| w.dist == 0)
+            .map(|w| (anchor, w))
+            .collect()
     }
 
     /// Places around the file's other copies of search lines the place `best`

@@ -130,6 +130,9 @@ pub enum ConflictReason {
     OutOfOrder,
     /// A marker of the search stands for lines `new_content` does not keep.
     HiddenLinesDropped,
+    /// `new_content` writes a line a marker stands for as another line the
+    /// file has elsewhere: the caller may remember another block.
+    HiddenLineElsewhere,
     /// The search leaves lines out where `new_content` changes lines, and
     /// `new_content` does not write them out.
     LinesLeftOut,
@@ -182,6 +185,10 @@ impl Refusal {
                 ConflictReason::HiddenLinesDropped => &[
                     "Keep the marker in new_content where the hidden lines stay.",
                     "To delete or rewrite those lines, write them out in search_context.",
+                ],
+                ConflictReason::HiddenLineElsewhere => &[
+                    "Read those lines again: the block may have changed since it was read, or be another one.",
+                    "To change a line a marker stands for, write it out in search_context.",
                 ],
                 ConflictReason::LinesLeftOut => &[
                     "Include the left-out lines in search_context.",
@@ -436,6 +443,14 @@ impl fmt::Display for Refusal {
                         "line {s} of search_context is an elision marker standing for file lines \
                          {range}, and new_content does not keep it, so those lines would be \
                          deleted without having been seen"
+                    )?,
+                    ConflictReason::HiddenLineElsewhere => write!(
+                        f,
+                        "search_context matches lines {lines}, where the elision marker on line \
+                         {s} stands for file lines {range}; new_content writes line {l} of those \
+                         as its line {}, which reads otherwise (another name, number or literal) \
+                         and as a line the file has elsewhere: the block read may be another one",
+                        new_line.unwrap_or(1)
                     )?,
                     ConflictReason::LinesLeftOut => write!(
                         f,

@@ -1,17 +1,93 @@
 //! The chunks of the merge where `new_content` writes out file lines the
 //! search left out or replaces lines by position: which of theirs' lines
-//! stand for which file lines.
+//! stand for which file lines, and which base lines theirs keeps where a
+//! marker's lines are written out.
 
 use std::ops::Range;
 
 use super::super::align::Step;
 use super::super::costs::COSTS;
-use super::super::diff::kept_pairs;
+use super::super::diff::{kept_pairs, kept_pairs_fine_first};
 use super::super::likeness::{Likeness, likeness};
 use super::super::rows::Row;
-use super::{Anchor, Chunk, Clash, FileSide, Merged, Ours, Out, Sides};
+use super::shift::{commonest, deep_key};
+use super::{Anchor, Chunk, Clash, FileSide, Merged, Ours, Out, Sides, fine_keys};
 
+/// A line of `new_content` (`t`) written over a line a marker stands for
+/// (file line `f`) that reads as another line the file has elsewhere.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Remembered {
+    pub t: usize,
+    pub f: usize,
+}
 impl Sides<'_, '_> {
+    /// The base lines theirs keeps, as (base line, theirs line).
+    ///
+    /// A marker theirs does not keep is read both as itself and as the file
+    /// lines it hides, and the reading that pairs more of theirs wins (the
+    /// marker itself on a tie). Where theirs writes the hidden lines out,
+    /// they pair with those lines, so that no base line is paired across
+    /// them: blank lines the search has after a marker are otherwise
+    /// matched to the blank lines inside the lines written out for it, and
+    /// the file's own blank lines there are lost.
+    pub(super) fn caller_pairs(
+        &self,
+        (bf, bk): (&[String], &[String]),
+        tk: &[String],
+        ours: &[Ours],
+    ) -> Vec<(usize, usize)> {
+        let tf = fine_keys(self.theirs, tk);
+        let plain = kept_pairs_fine_first((bf, &tf), (bk, tk));
+        let unkept = |s: usize| {
+            matches!(&ours[s], Ours::Hidden(r) if !r.is_empty())
+                && !plain.iter().any(|&(b, _)| b == s)
+        };
+        if !(0..bk.len()).any(unkept) {
+            return plain;
+        }
+        let depth = self.file_depth();
+        let mut rows: Vec<&Row<'_>> = Vec::with_capacity(bk.len());
+        let mut expanded: Vec<String> = Vec::with_capacity(bk.len());
+        let mut origin: Vec<Option<usize>> = Vec::with_capacity(bk.len());
+        for (s, key) in bk.iter().enumerate() {
+            match &ours[s] {
+                Ours::Hidden(r) if unkept(s) => {
+                    for row in &self.file[r.clone()] {
+                        rows.push(row);
+                        expanded.push(deep_key(row, &row.key, row.width as isize - depth));
+                        origin.push(None);
+                    }
+                }
+                _ => {
+                    rows.push(&self.base[s]);
+                    expanded.push(key.clone());
+                    origin.push(Some(s));
+                }
+            }
+        }
+        let fine = fine_keys(rows, &expanded);
+        let read_out = kept_pairs_fine_first((&fine, &tf), (&expanded, tk));
+        if read_out.len() <= plain.len() {
+            return plain;
+        }
+        read_out
+            .into_iter()
+            .filter_map(|(e, t)| origin[e].map(|s| (s, t)))
+            .collect()
+    }
+
+    /// How much deeper the file indents than the search: the commonest
+    /// difference over the lines of text the alignment pairs.
+    pub(super) fn file_depth(&self) -> isize {
+        commonest(self.alignment.steps.iter().filter_map(|step| {
+            let Step::Pair { s, f } = *step else {
+                return None;
+            };
+            let (b, f) = (&self.base[s], &self.file[f]);
+            (!b.is_blank() && b.same(f)).then(|| f.width as isize - b.width as isize)
+        }))
+    }
+
     /// Theirs' lines paired with the base and file lines they replace: the
     /// pairing in order that is most alike in total, each pair at least
     /// `paired_rewrite` alike (lines theirs adds in between stay unpaired).
@@ -247,14 +323,44 @@ impl Sides<'_, '_> {
     /// the lines around it as they are: at least two lines the same for
     /// each one rewritten. `closed`: the chunk ends where the lines written
     /// out end (theirs has no lines of later base lines in it).
+    ///
+    /// A line a marker stands for, written out as a line of another kind
+    /// (another name, number or literal) that the file has outside the
+    /// place, is no change the caller makes but a line the caller remembers
+    /// from another block: that is [`Remembered`].
     pub(super) fn written_out(
         &self,
         c: &Chunk,
         hidden: impl Fn(usize) -> bool,
         closed: bool,
-    ) -> Option<Vec<Out>> {
-        self.written_out_as(c, &hidden, false, closed)
+    ) -> Result<Option<Vec<Out>>, Remembered> {
+        let Some(out) = self
+            .written_out_as(c, &hidden, false, closed)
             .or_else(|| self.written_out_as(c, &hidden, true, closed))
+        else {
+            return Ok(None);
+        };
+        let region = &self.alignment.region;
+        let elsewhere = |t: usize| {
+            let key = &self.theirs[t].key;
+            self.file
+                .iter()
+                .enumerate()
+                .any(|(g, r)| !region.contains(&g) && &r.key == key)
+        };
+        for o in &out {
+            if let Out::New {
+                t,
+                anchor: Some(Anchor::Rewrites { f }),
+            } = *o
+                && hidden(f)
+                && likeness(&self.file[f].key, &self.theirs[t].key) == Likeness::Differs
+                && elsewhere(t)
+            {
+                return Err(Remembered { t, f });
+            }
+        }
+        Ok(Some(out))
     }
 
     /// Chunk `c` where the search left out lines without a marker among
@@ -289,6 +395,22 @@ impl Sides<'_, '_> {
             return None;
         }
         self.written_out_as(c, &|f| at(f) == FileSide::Paired, true, true)
+    }
+
+    /// The clash of `e` in chunk `c`: the marker whose lines hold its line.
+    pub(super) fn remembered(&self, e: Remembered, c: &Chunk, ours: &[Ours]) -> Clash {
+        let hiding = |s: &usize| matches!(&ours[*s], Ours::Hidden(r) if r.contains(&e.f));
+        let s = c.base.clone().find(hiding).unwrap_or(c.base.start);
+        let hidden = match &ours[s] {
+            Ours::Hidden(r) => r.clone(),
+            _ => e.f..e.f + 1,
+        };
+        Clash::HiddenRemembered {
+            s,
+            f: e.f,
+            t: e.t,
+            hidden,
+        }
     }
 
     /// [`Self::written_out`], with unmarked lines rewritten if `rewrites`.
