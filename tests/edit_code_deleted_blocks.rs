@@ -237,7 +237,9 @@ fn replace_all_does_not_take_the_sibling_alone_either() {
     let new = search.replace("AtomicBool,", "AtomicBool_next,");
     let request = EditRequest::new(search, &new).with_strategy(Strategy::ReplaceAll);
     match plan_edit(INNER, &request).unwrap_err() {
-        Refusal::Ambiguous { candidates, unlike } => {
+        Refusal::Ambiguous {
+            candidates, unlike, ..
+        } => {
             assert!(unlike);
             assert_eq!(candidate_lines(&candidates), [(5, 10), (14, 20)]);
         }

@@ -12,6 +12,9 @@
 //!   look-alike's `if let Some(val) = &_val.expr {`. A line a marker stands for,
 //!   written out as another line the file has elsewhere, is the caller's memory
 //!   of another block, not a change: refused.
+//! - Where every piece of the search has more copies than are aligned, the
+//!   places weighed are a sample: the best of them is refused as ambiguous
+//!   (`crowded`), since a copy never weighed may fit as well.
 
 #[path = "edit_outcome/mod.rs"]
 mod edit_outcome;
@@ -210,4 +213,39 @@ fn a_marker_line_written_out_rewritten_into_a_new_line_is_still_the_callers_chan
     });
     // 169 of 200 (the caller's block is the first in some).
     assert!(made >= 150, "made {made} of 200");
+}
+
+#[test]
+fn a_block_whose_every_piece_has_more_copies_than_are_weighed_is_refused() {
+    // Every helper has one type, so both pieces of the search (the end of
+    // the helper before, and the helper's first lines) have a copy per
+    // helper. The caller's pair of helpers is repeated, once among the
+    // first dozen and once later: only the first copy was weighed, it fitted
+    // clearly better than the other copies weighed, and it was edited,
+    // though the later one is just as much the caller's block.
+    let made = run(
+        100,
+        (
+            proptest::collection::btree_set("[a-z]{3,9}", 20..40),
+            1usize..10,
+            14usize..18,
+        ),
+        |(names, early, late)| {
+            let mut fields: Vec<(String, String)> = names
+                .into_iter()
+                .map(|n| (n, "syn::Ident".to_string()))
+                .collect();
+            let pair = fields[early - 1..=early].to_vec();
+            fields.splice(late - 1..late - 1, pair);
+            let pad = "        ";
+            let lines = file_of(pad, &fields, &|_| "self.value".to_string());
+            let (search, new) =
+                search_and_new(pad, &fields[late - 1].0, &fields[late].0, &fields[late].1);
+            let mut want = lines.clone();
+            let at = 2 + 14 * late + 6;
+            want[at] = want[at].replace("formatter.", "formatter_next.");
+            made_or_refused(&text(&lines), &search, &new, &text(&want))
+        },
+    );
+    assert_eq!(made, 0);
 }

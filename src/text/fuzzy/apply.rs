@@ -88,6 +88,7 @@ pub(crate) fn edit(
                     ctx.candidate(&rival.alignment.region, score, &adjustments),
                 ],
                 unlike: false,
+                crowded: false,
             });
         }
     }

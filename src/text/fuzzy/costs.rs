@@ -98,6 +98,10 @@ pub(crate) struct Costs {
     /// quarter of a million keeps it within milliseconds; past it, the
     /// diff's own reading stands alone.
     pub rewrite_pairs: usize,
+    /// Places besides the best one named when the search's pieces between
+    /// markers have more copies in the file than are aligned: enough to
+    /// show the agent the copies look alike, few enough to read.
+    pub crowded_shown: usize,
 }
 
 /// The costs in use.
@@ -122,6 +126,7 @@ pub(crate) const COSTS: Costs = Costs {
     elsewhere_places: 8,
     end_copies: 4,
     realigned_windows: 3,
+    crowded_shown: 2,
     rewrite_pairs: 250_000,
 };
 

@@ -396,8 +396,10 @@ impl<'a> Prepared<'a> {
             .count()
     }
 
-    /// Every place the candidate search proposes, aligned.
-    pub(crate) fn places(&self, ctx: &Ctx<'_, '_>, reading: usize) -> Vec<Place> {
+    /// Every place the candidate search proposes, aligned, and whether the
+    /// file has more copies of the search's pieces between markers than are
+    /// aligned (crowded): the caller's block may then be one never weighed.
+    pub(crate) fn places(&self, ctx: &Ctx<'_, '_>, reading: usize) -> (Vec<Place>, bool) {
         let blocks = BlockLines::of_snippet(&self.reading.search);
         // The runs of lines with text between markers; the first finds the
         // places, and a marker may then reach as far as the block allows.
@@ -413,7 +415,7 @@ impl<'a> Prepared<'a> {
         }
         pieces.retain(|p| !p.is_empty());
         let Some(first) = pieces.first() else {
-            return Vec::new();
+            return (Vec::new(), false);
         };
         let elided = self.search_markers.iter().any(|&m| m);
         let cap = COSTS.aligned_places;
@@ -423,15 +425,19 @@ impl<'a> Prepared<'a> {
             .into_iter()
             .map(|w| (first[0], w))
             .collect();
-        if windows.len() > cap {
-            windows.truncate(cap);
-            // More copies of the first lines than are aligned: which of
-            // them is the caller's block is for the rest of the search to
-            // say, so the piece with the fewest copies proposes places too,
-            // or the right copy may never be weighed.
-            if elided {
-                windows.extend(self.rarest_piece_windows(ctx, &pieces, &probe));
-            }
+        // More copies of the first lines than are aligned (windows come
+        // nearest first, copies at distance 0): which of them is the
+        // caller's block is for the rest of the search to say, so the piece
+        // with the fewest copies proposes places too, or the right copy may
+        // never be weighed. Without such a piece, the places are a sample,
+        // not all of them.
+        let first_crowded = windows.len() > cap && windows[cap].1.dist == 0;
+        windows.truncate(cap);
+        let mut crowded = false;
+        if elided && first_crowded {
+            let rarest = self.rarest_piece_windows(ctx, &pieces, &probe);
+            crowded = rarest.is_empty();
+            windows.extend(rarest);
         }
         if !elided && self.new_only_lines > 0 {
             let found: Vec<Window> = windows.iter().map(|(_, w)| *w).collect();
@@ -486,7 +492,7 @@ impl<'a> Prepared<'a> {
                 }
             }
         }
-        out
+        (out, crowded)
     }
 
     /// Windows where `new_content` itself fits best, beyond `found`. When

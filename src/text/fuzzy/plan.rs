@@ -65,13 +65,14 @@ pub(crate) fn plan(text: &str, request: &EditRequest<'_>) -> Result<Plan, Refusa
                 .map(|o| exact_edits::candidate(&ctx, o))
                 .collect(),
             unlike: false,
+            crowded: false,
         }),
         (Strategy::ReplaceAll, _) => {
             let mut edits = exact_edits::all(&ctx, &prepared, &occurrences)?;
             // Copies that differ only in whitespace or look-alikes are
             // copies too; places that differ more are reported, not changed.
             let mut near = Vec::new();
-            let mut places = prepared.places(&ctx, 0);
+            let (mut places, _) = prepared.places(&ctx, 0);
             decide::sort(&mut places);
             for p in &places {
                 let r = &p.alignment.region;
@@ -202,9 +203,12 @@ fn tolerant(ctx: &Ctx<'_, '_>) -> Result<Plan, Refusal> {
     }
     let prepared: Vec<Prepared<'_>> = readings.iter().map(|r| Prepared::new(r, ctx)).collect();
     let mut places: Vec<Place> = Vec::new();
+    let mut crowded = false;
     for (k, p) in prepared.iter().enumerate() {
         if p.has_text() {
-            places.extend(p.places(ctx, k));
+            let (found, more) = p.places(ctx, k);
+            places.extend(found);
+            crowded |= more;
         }
     }
     decide::sort(&mut places);
@@ -241,6 +245,21 @@ fn tolerant(ctx: &Ctx<'_, '_>) -> Result<Plan, Refusal> {
             open,
         ),
     };
+    // Places that were a sample of the file's copies cannot show that the
+    // one chosen is the caller's block: the others as near were not weighed.
+    let sampled = crowded && matches!(decision, Decision::Apply(_));
+    let decision = match decision {
+        Decision::Apply(chosen) if crowded => {
+            let mut all: Vec<Place> = chosen.iter().map(|&k| places[k].clone()).collect();
+            let others = places
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| !chosen.contains(k));
+            all.extend(others.take(COSTS.crowded_shown).map(|(_, p)| p.clone()));
+            Decision::Ambiguous(all)
+        }
+        d => d,
+    };
     match decision {
         Decision::NotFound(best, close) => Err(Refusal::NotFound {
             best: best.map(|k| candidate(&places[k])),
@@ -263,11 +282,13 @@ fn tolerant(ctx: &Ctx<'_, '_>) -> Result<Plan, Refusal> {
             Err(Refusal::Ambiguous {
                 candidates,
                 unlike: false,
+                crowded: sampled,
             })
         }
         Decision::Unlike(all) => Err(Refusal::Ambiguous {
             candidates: all.iter().map(|&k| candidate(&places[k])).collect(),
             unlike: true,
+            crowded: false,
         }),
         Decision::Apply(chosen) => {
             let mut edits = Vec::new();
@@ -331,6 +352,7 @@ fn same_edit_every_reading(
             return Err(Refusal::Ambiguous {
                 candidates: vec![candidate(best), candidate(&alt)],
                 unlike: false,
+                crowded: false,
             });
         }
     }

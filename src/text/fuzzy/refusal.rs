@@ -45,6 +45,11 @@ pub enum Refusal {
         /// change fits them all.
         #[serde(skip_serializing_if = "std::ops::Not::not")]
         unlike: bool,
+        /// The search's lines between its markers each have more copies in
+        /// the file than are weighed: the places named are a sample, and the
+        /// caller's block may be another.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        crowded: bool,
     },
     /// The block was found, but where the edit lands the file is not what the
     /// caller saw, or the caller's texts disagree with each other.
@@ -156,6 +161,10 @@ impl Refusal {
             Refusal::InvalidThreshold { .. } => {
                 &["Pass a threshold between 0.0 and 1.0, or leave it out for 0.9."]
             }
+            Refusal::Ambiguous { crowded: true, .. } => &[
+                "Add a line to search_context that occurs only in the intended block, such as its name, in place of a marker.",
+                "Or give the lines around the change without markers.",
+            ],
             Refusal::Ambiguous { unlike: true, .. } => &[
                 "Copy the exact text of one place into search_context and change the places one call at a time.",
                 "Or correct search_context to the text every place has, for replace_all to change them together.",
@@ -259,7 +268,19 @@ impl fmt::Display for Refusal {
             ),
             Refusal::Ambiguous {
                 candidates,
+                crowded: true,
+                ..
+            } => write!(
+                f,
+                "search_context's lines between its markers each occur in more places than \
+                 are weighed, so which block it means is a guess; among the places weighed: {}. \
+                 Nothing was changed. Add a line that occurs only in the block you mean.",
+                list(candidates)
+            ),
+            Refusal::Ambiguous {
+                candidates,
                 unlike: false,
+                ..
             } => write!(
                 f,
                 "search_context matches {} places about equally well: {}. Nothing was changed. Add \
@@ -271,6 +292,7 @@ impl fmt::Display for Refusal {
             Refusal::Ambiguous {
                 candidates,
                 unlike: true,
+                ..
             } => write!(
                 f,
                 "search_context does not occur exactly; {} places resemble it but differ from \
