@@ -35,7 +35,7 @@ pub(crate) fn edit(
 ) -> Result<PlannedEdit, Refusal> {
     // An exact search shows its edges as the file has them: only the lines
     // written out past it are read.
-    let fit = |diff, rewrites_alone, end_copy| {
+    let fit = |diff, rewrites_alone, blank_gaps, end_copy| {
         let blank_lines = found == Found::Tolerant;
         edges::fit(
             &prepared.search,
@@ -48,11 +48,12 @@ pub(crate) fn edit(
                 blank_lines,
                 diff,
                 rewrites_alone,
+                blank_gaps,
                 end_copy,
             },
         )
     };
-    let fitted = fit(Algorithm::Patience, false, None);
+    let fitted = fit(Algorithm::Patience, false, false, None);
     let made = edit_of(ctx, prepared, &fitted, found, score, adjustments.clone())?;
     // Which of new_content's lines go on past the search is read from a diff
     // of the caller's two texts, and a diff is a guess where lines repeat or
@@ -61,26 +62,35 @@ pub(crate) fn edit(
     // in new_content. And a line written past a tolerant search that
     // rewrites the file's line there is that line changed as often as a new
     // line: a search copied short stops before the lines the caller
-    // changes. When a rival reading takes in other file lines and makes
-    // another edit, the caller's change has two readings, and neither is
-    // chosen.
-    let mut rivals = vec![fit(Algorithm::Myers, false, None)];
+    // changes. A blank line only one side has ends the lines written past
+    // the search as often as the caller's copy gained or lost it: the run
+    // that goes on past it is a rival too, and one even where its own edit
+    // is refused (for the blank line it cannot place), since the edit made
+    // without it would add a line in front of the file's line that the
+    // caller may have meant to change. When a rival reading takes in other
+    // file lines and makes another edit, the caller's change has two
+    // readings, and neither is chosen.
+    let mut rivals = vec![(fit(Algorithm::Myers, false, false, None), false)];
     if found == Found::Tolerant {
-        rivals.push(fit(Algorithm::Patience, true, None));
+        rivals.push((fit(Algorithm::Patience, true, false, None), false));
+        rivals.push((fit(Algorithm::Patience, false, true, None), true));
     }
     let (firsts, lasts) = edges::end_copies(&prepared.search, &prepared.new);
     if firsts > 1 || lasts > 1 {
         let copies = (0..firsts.min(COSTS.end_copies)).map(edges::EndCopy::First);
         let copies = copies.chain((0..lasts.min(COSTS.end_copies)).map(edges::EndCopy::Last));
-        rivals.extend(copies.map(|c| fit(Algorithm::Patience, false, Some(c))));
+        rivals.extend(copies.map(|c| (fit(Algorithm::Patience, false, false, Some(c)), false)));
     }
     let made_text = std::cell::OnceCell::new();
-    for rival in rivals {
+    for (rival, even_refused) in rivals {
         if rival.alignment.region != fitted.alignment.region
-            && edit_of(ctx, prepared, &rival, found, score, adjustments.clone()).is_ok_and(|e| {
-                e.splice.applied_to(ctx.text)
-                    != *made_text.get_or_init(|| made.splice.applied_to(ctx.text))
-            })
+            && match edit_of(ctx, prepared, &rival, found, score, adjustments.clone()) {
+                Ok(e) => {
+                    e.splice.applied_to(ctx.text)
+                        != *made_text.get_or_init(|| made.splice.applied_to(ctx.text))
+                }
+                Err(_) => even_refused,
+            }
         {
             return Err(Refusal::Ambiguous {
                 candidates: vec![

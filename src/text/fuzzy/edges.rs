@@ -59,6 +59,12 @@ pub(crate) struct Reading {
     /// file's lines there (none the same) are read as those lines: the
     /// rival of reading them as new lines (see [`shown`]).
     pub rewrites_alone: bool,
+    /// Whether a blank line that only one side has is passed over in the
+    /// lines written past the search, instead of ending them: blank lines
+    /// say nothing about place, so a run of the file's lines that goes on
+    /// after a blank line the caller's copy gained or lost is the rival of
+    /// the run that stops there (see [`shown`]).
+    pub blank_gaps: bool,
     /// Which copy in `new_content` of the search's first or last line that
     /// line is read as, instead of the one the diff pairs it with (see
     /// [`edge_inserts`]).
@@ -195,13 +201,13 @@ impl<'a> Fitted<'a> {
         let bk: Vec<String> = self.base.iter().map(as_written).collect();
         let tk: Vec<String> = self.theirs.iter().map(as_written).collect();
         let (head, tail) = edge_inserts(&bk, &tk, reading);
-        let alone = reading.rewrites_alone;
+        let (alone, gaps) = (reading.rewrites_alone, reading.blank_gaps);
         let region = self.alignment.region.clone();
         // After the last line.
         if let Some(range) = tail {
             let written = &self.theirs[range];
             let beyond = &file[region.end..];
-            let n = shown(written.iter(), beyond.iter(), alone);
+            let n = shown(written.iter(), beyond.iter(), alone, gaps);
             if n > 0 {
                 let s0 = self.base.len();
                 self.base.extend(beyond[..n].iter().cloned());
@@ -218,7 +224,7 @@ impl<'a> Fitted<'a> {
         if let Some(range) = head {
             let written = &self.theirs[range];
             let before = &file[..region.start];
-            let n = shown(written.iter().rev(), before.iter().rev(), alone);
+            let n = shown(written.iter().rev(), before.iter().rev(), alone, gaps);
             if n > 0 {
                 let start = region.start - n;
                 let mut base: Vec<Row<'a>> = before[start..].to_vec();
@@ -340,21 +346,35 @@ fn common(a: &[String], b: &[String]) -> usize {
         .sum()
 }
 
-/// How many of the `written` lines (in order away from the search) are the
-/// file's lines next to it (`file`, in the same order): each alike, or a
+/// How many of the file's lines next to the search (`file`, in order away
+/// from it) the `written` lines (in the same order) show: each alike, or a
 /// rewrite of it, with at least one line of text the same. Blank lines
 /// alone are not enough: the blank-line rule decides those. Rewrites alone
 /// are a new line as often as the file's line changed: with
 /// `rewrites_alone` they are read as the file's lines, the rival reading.
+/// With `blank_gaps`, a blank line on one side facing a line of text on the
+/// other is passed over rather than ending the run.
 fn shown<'r, 'a: 'r>(
     written: impl Iterator<Item = &'r Row<'a>>,
     file: impl Iterator<Item = &'r Row<'a>>,
     rewrites_alone: bool,
+    blank_gaps: bool,
 ) -> usize {
+    let mut written = written.peekable();
+    let mut file = file.peekable();
     let mut n = 0;
     let mut same = 0;
     let mut upto = 0;
-    for (w, f) in written.zip(file) {
+    while let (Some(w), Some(f)) = (written.peek(), file.peek()) {
+        if blank_gaps && w.is_blank() != f.is_blank() {
+            if w.is_blank() {
+                written.next();
+            } else {
+                file.next();
+                n += 1;
+            }
+            continue;
+        }
         let alike = if w.is_blank() || f.is_blank() {
             w.is_blank() && f.is_blank()
         } else if w.same(f) {
@@ -371,6 +391,8 @@ fn shown<'r, 'a: 'r>(
         if !alike {
             break;
         }
+        written.next();
+        file.next();
         n += 1;
         if same > 0 {
             upto = n;
@@ -438,6 +460,7 @@ mod tests {
                 blank_lines: true,
                 diff: Algorithm::Patience,
                 rewrites_alone: false,
+                blank_gaps: false,
                 end_copy: None,
             },
         )
