@@ -71,6 +71,37 @@ fn header(rest: &[usize], gaps: &[usize]) -> Vec<String> {
     out
 }
 
+/// The file of `lines`; new_content as `lines` up to `end` with line
+/// `target` changed and the blank lines `dropped` says left out (by their
+/// count, cyclically); and the file with that change alone.
+fn changed_copy(
+    lines: &[String],
+    end: usize,
+    dropped: &[bool],
+    target: usize,
+) -> (String, String, String) {
+    let mut new = String::new();
+    let mut blank = 0;
+    for (i, l) in lines[..end].iter().enumerate() {
+        if l.is_empty() {
+            blank += 1;
+            if dropped[blank % dropped.len()] {
+                continue;
+            }
+        }
+        if i == target {
+            new.push_str(&format!("{l} // changed\n"));
+        } else {
+            new.push_str(&format!("{l}\n"));
+        }
+    }
+    let file: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let mut want = lines.to_vec();
+    want[target] = format!("{} // changed", lines[target]);
+    let want: String = want.iter().map(|l| format!("{l}\n")).collect();
+    (file, new, want)
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
@@ -96,25 +127,67 @@ proptest! {
         }
         let text: Vec<usize> = (1..last_end).filter(|&i| !lines[i].is_empty()).collect();
         let target = text[changed % text.len()];
-        let mut new = String::new();
-        let mut blank = 0;
-        for (i, l) in lines[..last_end].iter().enumerate() {
-            if l.is_empty() {
-                blank += 1;
-                if dropped[blank % dropped.len()] {
-                    continue;
-                }
-            }
-            if i == target {
-                new.push_str(&format!("{l} // changed\n"));
-            } else {
-                new.push_str(&format!("{l}\n"));
-            }
-        }
-        let file: String = lines.iter().map(|l| format!("{l}\n")).collect();
-        let mut want = lines.clone();
-        want[target] = format!("{} // changed", lines[target]);
-        let want: String = want.iter().map(|l| format!("{l}\n")).collect();
+        let (file, new, want) = changed_copy(&lines, last_end, &dropped, target);
         intended_or_refused(apply(&file, &search, &new), &want);
     }
+}
+
+/// Functions of a C++ header: `body[k]` lines each, each closed by `}` (the
+/// same line in every function), `gaps[k]` blank lines after each.
+fn functions(body: &[usize], gaps: &[usize]) -> Vec<String> {
+    let mut out = Vec::new();
+    for (k, (&n, &gap)) in body.iter().zip(gaps).enumerate() {
+        out.push(format!(
+            "inline bool op{k}(const GUID &LHS, const GUID &RHS) {{"
+        ));
+        for j in 0..n {
+            out.push(format!("  return ::cmp{k}(LHS.Guid, RHS.Guid, {j}) < 0;"));
+        }
+        out.push("}".to_string());
+        out.extend(std::iter::repeat_n(String::new(), gap));
+    }
+    out.push("raw_ostream &operator<<(raw_ostream &OS, const GUID &Guid);".to_string());
+    out
+}
+
+/// Property: a marker that opens the lines the caller changes stands for
+/// the end of one function (its `}`, the line the search ends with too),
+/// blank lines and the next function's first lines; new_content writes
+/// them out without some of the blank lines and changes a line after
+/// them. The file gets that change and keeps all its blank lines, or is
+/// left alone. (Found by the drift bench, seed 14, on an LLVM header: the
+/// blank line between two functions was removed.)
+#[test]
+fn blank_lines_a_marker_hides_stay_when_the_change_follows_them() {
+    let cases = (
+        proptest::collection::vec(1usize..3, 2..5),
+        proptest::collection::vec(1usize..3, 4),
+        proptest::collection::vec(any::<bool>(), 16),
+        0usize..30,
+    );
+    let made = edit_outcome::run(300, cases, |(body, gaps, dropped, changed)| {
+        let gaps = &gaps[..body.len()];
+        let lines = functions(&body, gaps);
+        let last = body.len() - 1;
+        let last_start = lines
+            .iter()
+            .position(|l| l.starts_with(&format!("inline bool op{last}(")))
+            .unwrap();
+        let last_end = last_start + body[last] + 2;
+        // The first function's first two lines, a marker, and the last
+        // function's lines after its first.
+        let mut search = format!("{}\n{}\n// ... rest of the code\n", lines[0], lines[1]);
+        for l in &lines[last_start + 1..last_end] {
+            search.push_str(&format!("{l}\n"));
+        }
+        // The changed line is one of the last function's body lines.
+        let target = last_start + 1 + changed % body[last];
+        let (file, new, want) = changed_copy(&lines, last_end, &dropped, target);
+        edit_outcome::made_or_refused(&file, &search, &new, &want)
+    });
+    println!("made {made} of 300");
+    // 93 when written (most refusals read the repeated `}` as the search's
+    // last line kept early, and refuse the blank lines at the edge); the
+    // floor keeps refusing everything from passing.
+    assert!(made >= 80, "made only {made} of 300");
 }

@@ -600,7 +600,6 @@ impl Sides<'_, '_> {
                 })
             });
             if let (Some(out), Some(mut end)) = (out, end) {
-                merged.out.extend(out[..=end].iter().copied());
                 let mut past = match out[end] {
                     Out::Disk(f)
                     | Out::New {
@@ -609,6 +608,18 @@ impl Sides<'_, '_> {
                     } => f + 1,
                     Out::New { .. } => r.end,
                 };
+                // The marker's blank lines among those written out stay
+                // where new_content has none of them, as blank lines only
+                // the file has do anywhere: a copy loses blank lines.
+                let written = Chunk {
+                    base: head.base.clone(),
+                    theirs: c.theirs.start..c.theirs.start + end + 1,
+                    ours: r.start..past,
+                    shift: c.shift,
+                };
+                merged
+                    .out
+                    .extend(self.file_blanks_if_kept(&written, out[..=end].to_vec()));
                 if let Some((added, taken)) = self.blanks_after_added(&out, end, past, r.end) {
                     let added_lines = out[end + 1..end + 1 + added].iter().copied();
                     merged.out.extend(added_lines);
