@@ -68,6 +68,19 @@ pub fn run<S: Strategy>(
     made.get()
 }
 
+/// Runs `check` as [`run`] does, and fails unless at least `floor` of the
+/// `cases` were made: a floor keeps refusing everything from passing.
+pub fn made_at_least<S: Strategy>(
+    cases: u32,
+    floor: u32,
+    strategy: S,
+    check: impl Fn(S::Value) -> Result<bool, TestCaseError>,
+) {
+    let made = run(cases, strategy, check);
+    println!("made {made} of {cases}");
+    assert!(made >= floor, "made only {made} of {cases}");
+}
+
 /// `Ok(true)` if the edit made exactly `want`, `Ok(false)` if refused, a
 /// failure naming the case for anything else.
 pub fn made_or_refused(

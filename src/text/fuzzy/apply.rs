@@ -59,10 +59,12 @@ pub(crate) fn edit(
     // of the caller's two texts, and a diff is a guess where lines repeat or
     // are rewritten: the longest common reading is its rival, and so is
     // each reading of the search's first or last line as another copy of it
-    // in new_content. And a line written past a tolerant search that
-    // rewrites the file's line there is that line changed as often as a new
-    // line: a search copied short stops before the lines the caller
-    // changes. A blank line only one side has ends the lines written past
+    // in new_content, or (where it has such a copy for the diff to take,
+    // and the diff drops a line the caller rewrote) as new_content's first
+    // or last line rewritten. And a line written past a
+    // tolerant search that rewrites the file's line there is that line
+    // changed as often as a new line: a search copied short stops before
+    // the lines the caller changes. A blank line only one side has ends the lines written past
     // the search as often as the caller's copy gained or lost it: the run
     // that goes on past it is a rival too, and one even where its own edit
     // is refused (for the blank line it cannot place), since the edit made
@@ -76,6 +78,17 @@ pub(crate) fn edit(
         rivals.push((fit(Algorithm::Patience, false, true, None), true));
     }
     let (firsts, lasts) = edges::end_copies(&prepared.search, &prepared.new);
+    let unpaired = edges::rewrites_unpaired(&prepared.search, &prepared.new);
+    let rewritten = [
+        (unpaired && firsts > 0).then_some(edges::EndCopy::FirstRewritten),
+        (unpaired && lasts > 0).then_some(edges::EndCopy::LastRewritten),
+    ];
+    rivals.extend(
+        rewritten
+            .into_iter()
+            .flatten()
+            .map(|c| (fit(Algorithm::Patience, false, false, Some(c)), false)),
+    );
     if firsts > 1 || lasts > 1 {
         let copies = (0..firsts.min(COSTS.end_copies)).map(edges::EndCopy::First);
         let copies = copies.chain((0..lasts.min(COSTS.end_copies)).map(edges::EndCopy::Last));

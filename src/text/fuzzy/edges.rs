@@ -78,6 +78,14 @@ pub(crate) enum EndCopy {
     First(usize),
     /// The n-th copy (from 0) of the search's last line.
     Last(usize),
+    /// `new_content`'s first line of text, where it rewrites the search's
+    /// first line (a diff pairs only lines the same, so it may take a later
+    /// copy of that line for it and read the rewrite as a line written
+    /// before the search).
+    FirstRewritten,
+    /// `new_content`'s last line of text, where it rewrites the search's
+    /// last line.
+    LastRewritten,
 }
 
 /// A line as it is written, for the diff of the caller's texts: where the
@@ -100,6 +108,16 @@ pub(crate) fn end_copies(search: &[Row<'_>], new: &[Row<'_>]) -> (usize, usize) 
         new.iter().filter(|r| as_written(r) == w).count()
     };
     (count(first), count(last))
+}
+
+/// Whether pairing the caller's lines kept or rewritten pairs more of
+/// them than a diff of lines the same does: the diff then drops a line of
+/// the search that `new_content` rewrites, and may have paired an end line
+/// with a copy of it elsewhere instead (see [`EndCopy::FirstRewritten`]).
+pub(crate) fn rewrites_unpaired(search: &[Row<'_>], new: &[Row<'_>]) -> bool {
+    let keys = |rows: &[Row<'_>]| rows.iter().map(as_written).collect::<Vec<_>>();
+    let (a, b) = (keys(search), keys(new));
+    kept_or_rewritten(&a, &b) > common(&a, &b)
 }
 
 /// The texts read at the block's edges (see the module).
@@ -278,12 +296,22 @@ fn edge_inserts(
     // blank lines past it go with it.
     let blank = |l: &String| l == "\u{3}";
     let longest = || common(base, theirs);
+    // The line of theirs at `k`, where it rewrites `line`.
+    let rewrite_of = |line: Option<&String>, k: Option<usize>| {
+        let (line, k) = (line?, k?);
+        let alike = rapidfuzz::fuzz::ratio(line.chars(), theirs[k].chars()) >= COSTS.paired_rewrite;
+        (theirs[k] != *line && alike).then_some(k)
+    };
     let blanks_then =
         |lines: &mut dyn Iterator<Item = &String>| lines.take_while(|l| blank(l)).count();
     match reading.end_copy {
-        Some(EndCopy::First(n)) => {
+        Some(copy @ (EndCopy::First(_) | EndCopy::FirstRewritten)) => {
             let lead = blanks_then(&mut base.iter());
-            if let Some(k) = base.get(lead).and_then(|l| nth(l, n))
+            let at = match copy {
+                EndCopy::First(n) => base.get(lead).and_then(|l| nth(l, n)),
+                _ => rewrite_of(base.get(lead), theirs.iter().position(|l| !blank(l))),
+            };
+            if let Some(k) = at
                 && k >= lead
                 && theirs[k - lead..k].iter().all(blank)
                 && kept_or_rewritten(&base[lead + 1..], &theirs[k + 1..]) + 1 + lead >= longest()
@@ -292,10 +320,14 @@ fn edge_inserts(
                 head = (k > 0).then_some(0..k);
             }
         }
-        Some(EndCopy::Last(n)) => {
+        Some(copy @ (EndCopy::Last(_) | EndCopy::LastRewritten)) => {
             let trail = blanks_then(&mut base.iter().rev());
             let last = base.len().saturating_sub(trail + 1);
-            if let Some(k) = base.get(last).and_then(|l| nth(l, n))
+            let at = match copy {
+                EndCopy::Last(n) => base.get(last).and_then(|l| nth(l, n)),
+                _ => rewrite_of(base.get(last), theirs.iter().rposition(|l| !blank(l))),
+            };
+            if let Some(k) = at
                 && k + trail < theirs.len()
                 && theirs[k + 1..k + 1 + trail].iter().all(blank)
                 && kept_or_rewritten(&base[..last], &theirs[..k]) + 1 + trail >= longest()
