@@ -13,7 +13,7 @@
 #[path = "edit_outcome/mod.rs"]
 mod edit_outcome;
 
-use edit_outcome::{made_at_least, made_or_refused};
+use edit_outcome::{made_at_least, made_or_refused, text_of};
 use proptest::prelude::*;
 
 /// A line of code unlike the others: `index` sets its names.
@@ -56,13 +56,7 @@ fn cases() -> impl Strategy<Value = Case> {
 /// Checks one case: the file as intended (with or without the caller's
 /// blank line before the rewritten line), or untouched.
 fn check(case: &Case) -> Result<bool, TestCaseError> {
-    let join = |lines: &[String]| {
-        let mut lines = lines.to_vec();
-        if case.mirrored {
-            lines.reverse();
-        }
-        lines.iter().map(|l| format!("{l}\n")).collect::<String>()
-    };
+    let join = |lines: &[String]| text_of(lines, case.mirrored);
     let mut n = 0;
     let mut take = |count: usize| {
         let lines: Vec<String> = (n..n + count).map(line).collect();

@@ -13,7 +13,7 @@
 #[path = "edit_outcome/mod.rs"]
 mod edit_outcome;
 
-use edit_outcome::{made_at_least, made_or_refused};
+use edit_outcome::{made_at_least, made_or_refused, text_of};
 use proptest::prelude::*;
 
 /// Look-alike operators, each closed by the same line.
@@ -85,13 +85,7 @@ fn cases() -> impl Strategy<Value = Case> {
 }
 
 fn check(case: &Case) -> Result<bool, TestCaseError> {
-    let join = |lines: &[String]| {
-        let mut lines = lines.to_vec();
-        if case.mirrored {
-            lines.reverse();
-        }
-        lines.iter().map(|l| format!("{l}\n")).collect::<String>()
-    };
+    let join = |lines: &[String]| text_of(lines, case.mirrored);
     let mut file = vec!["    struct back_insert_iterator {".to_string()];
     let mut close_of = Vec::new();
     for j in 0..case.operators {
@@ -207,7 +201,7 @@ fn the_header_case_is_made_or_refused() {
         return;
     };
     let dedent = |l: &String| l.strip_prefix("  ").unwrap_or(l).to_string();
-    let join = |lines: &[String]| lines.iter().map(|l| format!("{l}\n")).collect::<String>();
+    let join = |lines: &[String]| text_of(lines, false);
     let first = lines[start].replacen("this", "this_next", 1);
     let doc = lines[start + 2].replacen("move", "move_next", 1);
     let mut search: Vec<String> = lines[start..start + 4].iter().map(dedent).collect();

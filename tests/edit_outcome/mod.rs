@@ -81,6 +81,16 @@ pub fn made_at_least<S: Strategy>(
     assert!(made >= floor, "made only {made} of {cases}");
 }
 
+/// `lines` as a text, each line ended; upside down (last line first) if
+/// `upside_down`, the same case at the other end of the search.
+pub fn text_of(lines: &[String], upside_down: bool) -> String {
+    let mut lines = lines.to_vec();
+    if upside_down {
+        lines.reverse();
+    }
+    lines.iter().map(|l| format!("{l}\n")).collect()
+}
+
 /// `Ok(true)` if the edit made exactly `want`, `Ok(false)` if refused, a
 /// failure naming the case for anything else.
 pub fn made_or_refused(

@@ -61,10 +61,10 @@ pub(crate) fn edit(
     // each reading of the search's first or last line as another copy of it
     // in new_content, or (where it has such a copy for the diff to take,
     // and the diff drops a line the caller rewrote) as new_content's first
-    // or last line rewritten. And a line written past a
-    // tolerant search that rewrites the file's line there is that line
-    // changed as often as a new line: a search copied short stops before
-    // the lines the caller changes. A blank line only one side has ends the lines written past
+    // or last line rewritten. A line written past a tolerant search that
+    // rewrites the file's line there is that line changed as often as a new
+    // line: a search copied short stops before the lines the caller
+    // changes. A blank line only one side has ends the lines written past
     // the search as often as the caller's copy gained or lost it: the run
     // that goes on past it is a rival too, and one even where its own edit
     // is refused (for the blank line it cannot place), since the edit made
