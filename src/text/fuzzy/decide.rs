@@ -15,7 +15,7 @@
 
 use super::align::Step;
 use super::costs::COSTS;
-use super::places::{Drift, Place};
+use super::places::{Drift, Literal, Place};
 
 /// What to do with a set of places.
 #[derive(Debug, Clone)]
@@ -80,7 +80,7 @@ pub(crate) fn single(
     rivals: &[Place],
     threshold: f64,
     open: impl Fn(usize) -> Vec<usize>,
-    literal: impl Fn(&Place) -> usize,
+    literal: impl Fn(&Place) -> Literal,
     drift: impl Fn(&Place) -> Drift,
 ) -> Decision {
     if places.is_empty() {
@@ -105,7 +105,7 @@ pub(crate) fn single(
         (!COSTS.clearly_better(best.alignment.cost, p.alignment.cost)
             && !drifts_where_best_does_not(best_drift, p, &drift))
             || closes_edge(best, &open, p, threshold)
-            || reads_more_literally(best, best_literal, p, &literal, threshold)
+            || reads_more_literally(best, &best_literal, p, &literal, threshold)
             || drifts_no_more(best, best_drift, p, &drift)
     };
     let tied: Vec<Place> = places
@@ -124,20 +124,36 @@ pub(crate) fn single(
     Decision::Ambiguous(std::iter::once(best.clone()).chain(tied).collect())
 }
 
-/// Whether `p` pairs more of the search's lines byte for byte than `best`
-/// does, and fits the threshold: a rival however its cost compares. Noise
-/// costs nothing, so a look-alike that differs from the search only in
-/// spaces within two lines is cheaper than the caller's block with a line
-/// gone since it was read; yet the caller's copy reads the other place
-/// literally, line for line, and which one it read is not clear.
+/// Whether `p` reads the caller's lines more literally than `best` does
+/// (`read` is how `best` reads them), and fits the threshold: a rival
+/// however its cost compares.
+///
+/// - More lines byte for byte. Noise costs nothing, so a look-alike that
+///   differs from the search only in spaces within two lines is cheaper
+///   than the caller's block with a line gone since it was read; yet the
+///   caller's copy reads the other place literally, line for line.
+/// - As many, and more of them lines `new_content` keeps: the kept lines
+///   are the caller's claim, and a place that reads one of them otherwise
+///   (a space inside a string) is not clearly the caller's block against
+///   one that reads them all as claimed and differs on a line the caller
+///   changes.
+/// - A kept line `best` reads as another line (a stale line, allowed
+///   once), read as it is by `p`: the caller remembers the line `p` has,
+///   and a look-alike of the block it renamed since is as near as one
+///   whose line changed.
 fn reads_more_literally(
     best: &Place,
-    best_literal: usize,
+    read: &Literal,
     p: &Place,
-    literal: &impl Fn(&Place) -> usize,
+    literal: &impl Fn(&Place) -> Literal,
     threshold: f64,
 ) -> bool {
-    p.reading == best.reading && within(p, threshold) && literal(p) > best_literal
+    if p.reading != best.reading || !within(p, threshold) {
+        return false;
+    }
+    let p = literal(p);
+    (p.lines, p.kept.len()) > (read.lines, read.kept.len())
+        || read.stale.iter().any(|s| p.kept.contains(s))
 }
 
 /// Whether `best` reads a line as lost or gained since the caller read the
@@ -206,7 +222,7 @@ pub(crate) fn all<K: PartialEq>(
             &[],
             threshold,
             open,
-            |_: &Place| 0,
+            |_: &Place| Literal::default(),
             |_: &Place| Drift::default(),
         );
     }

@@ -11,13 +11,24 @@ use similar::{Algorithm, DiffOp, capture_diff_slices};
 use crate::text::diff::unified_diff_numbered;
 
 /// The lines a diff of `a` and `b` keeps, as (index in `a`, index in `b`),
-/// in order: a patience diff's, unless a minimal diff keeps more. Patience
-/// anchors on lines that occur once on each side, and a line that a typo
-/// made unique on one side pairs with its look-alike on the other: the
-/// caller's change then reads as lines removed and others written, and the
-/// lines it rewrote carry the caller's spaces into the file. The change
-/// that keeps the most lines is the one the caller made.
+/// in order: as many as any diff keeps, and of the ways to keep that many,
+/// the one whose lines move least (the sum of each kept pair's distance
+/// between its two indices, counted from the top or from the bottom,
+/// whichever is less).
+///
+/// The most lines kept is the change the caller made: patience anchors on
+/// lines that occur once on each side, and a line that a typo made unique
+/// on one side pairs with its look-alike on the other, so the caller's
+/// change reads as lines removed and others written, and the lines it
+/// rewrote carry the caller's spaces into the file. Of equal lines, which
+/// one a diff keeps decides which bytes are written (`break;  ` kept, or
+/// `break;  ` removed and the same line written two lines up): the line
+/// that stays in place is the one the caller left alone. Inputs beyond
+/// [`EXACT_CELLS`] take a patience diff, or a minimal one if it keeps more.
 pub(crate) fn kept_pairs<T: Hash + Eq + Ord>(a: &[T], b: &[T]) -> Vec<(usize, usize)> {
+    if (a.len() + 1).saturating_mul(b.len() + 1) <= EXACT_CELLS {
+        return least_moved(a, b);
+    }
     let patience = kept_by(Algorithm::Patience, a, b);
     if patience.len() == a.len().min(b.len()) {
         return patience;
@@ -28,6 +39,61 @@ pub(crate) fn kept_pairs<T: Hash + Eq + Ord>(a: &[T], b: &[T]) -> Vec<(usize, us
     } else {
         patience
     }
+}
+
+/// The largest table (lines of `a` times lines of `b`) the exact diff
+/// fills: about twelve bytes a cell, 12 MB at most, which callers' texts
+/// of a thousand lines each stay within.
+const EXACT_CELLS: usize = 1 << 20;
+
+/// The longest common subsequence of `a` and `b` that moves its lines
+/// least, by dynamic programming over suffixes.
+fn least_moved<T: Eq>(a: &[T], b: &[T]) -> Vec<(usize, usize)> {
+    let (n, m) = (a.len(), b.len());
+    let w = m + 1;
+    // A line is in place counted from the top or from the bottom: lines
+    // the caller adds above the change move the lines below it only from
+    // the top.
+    let moves = |i: usize, j: usize| i.abs_diff(j).min((n - i).abs_diff(m - j));
+    // (kept, moved) for a[i..] and b[j..]: more kept first, then less moved.
+    let mut kept = vec![0u32; (n + 1) * w];
+    let mut moved = vec![0u64; (n + 1) * w];
+    let better = |x: (u32, u64), y: (u32, u64)| x.0 > y.0 || (x.0 == y.0 && x.1 < y.1);
+    let paired = |kept: &[u32], moved: &[u64], i: usize, j: usize| {
+        let k = (i + 1) * w + j + 1;
+        (kept[k] + 1, moved[k] + moves(i, j) as u64)
+    };
+    for i in (0..n).rev() {
+        for j in (0..m).rev() {
+            let mut best = (kept[(i + 1) * w + j], moved[(i + 1) * w + j]);
+            let right = (kept[i * w + j + 1], moved[i * w + j + 1]);
+            if better(right, best) {
+                best = right;
+            }
+            if a[i] == b[j] {
+                let both = paired(&kept, &moved, i, j);
+                if better(both, best) {
+                    best = both;
+                }
+            }
+            kept[i * w + j] = best.0;
+            moved[i * w + j] = best.1;
+        }
+    }
+    let mut out = Vec::with_capacity(kept[0] as usize);
+    let (mut i, mut j) = (0, 0);
+    while i < n && j < m {
+        let here = (kept[i * w + j], moved[i * w + j]);
+        if a[i] == b[j] && paired(&kept, &moved, i, j) == here {
+            out.push((i, j));
+            (i, j) = (i + 1, j + 1);
+        } else if (kept[(i + 1) * w + j], moved[(i + 1) * w + j]) == here {
+            i += 1;
+        } else {
+            j += 1;
+        }
+    }
+    out
 }
 
 fn kept_by<T: Hash + Eq + Ord>(algorithm: Algorithm, a: &[T], b: &[T]) -> Vec<(usize, usize)> {
@@ -49,8 +115,24 @@ fn kept_by<T: Hash + Eq + Ord>(algorithm: Algorithm, a: &[T], b: &[T]) -> Vec<(u
 /// lines kept so, by `coarse` keys, as (index in `a`, index in `b`), in order.
 /// Of lines alike by their coarse keys (`# note` and `#note`), the ones the
 /// same by their fine keys are paired: a coarse diff alone may pair a line
-/// with its look-alike and take the look-alike for the line changed.
+/// with its look-alike and take the look-alike for the line changed. Fine
+/// keys only choose among the coarse diff's readings: where pairing by them
+/// first keeps fewer lines (a fine pair that crosses two coarse ones), the
+/// coarse diff is the change the caller made.
 pub(crate) fn kept_pairs_fine_first<T: Hash + Eq + Ord>(
+    fine: (&[T], &[T]),
+    coarse: (&[T], &[T]),
+) -> Vec<(usize, usize)> {
+    let first = fine_then_coarse(fine, coarse);
+    let plain = kept_pairs(coarse.0, coarse.1);
+    if plain.len() > first.len() {
+        plain
+    } else {
+        first
+    }
+}
+
+fn fine_then_coarse<T: Hash + Eq + Ord>(
     fine: (&[T], &[T]),
     coarse: (&[T], &[T]),
 ) -> Vec<(usize, usize)> {
@@ -107,6 +189,27 @@ mod tests {
             kept_pairs_fine_first((&fine_a, &fine_b), (&coarse_a, &coarse_b)),
             vec![(0, 0), (1, 1), (2, 2)]
         );
+        // A fine pair that crosses two coarse ones gives way to them.
+        let fine_a = ["x", "w1", "x1"];
+        let fine_b = ["y", "w2", "x"];
+        let coarse_a = ["x", "w", "x"];
+        let coarse_b = ["y", "w", "x"];
+        assert_eq!(
+            kept_pairs_fine_first((&fine_a, &fine_b), (&coarse_a, &coarse_b)),
+            vec![(1, 1), (2, 2)]
+        );
+    }
+
+    #[test]
+    fn of_equal_lines_the_one_in_place_is_kept() {
+        // `b` kept in place, not moved two lines up over the lines rewritten.
+        let a = ["a", "c", "b", "x", "e"];
+        let b = ["a", "c2", "b", "c", "e"];
+        assert_eq!(kept_pairs(&a, &b), vec![(0, 0), (2, 2), (4, 4)]);
+        // Still as many lines as any diff keeps.
+        let a = ["x", "a", "b", "c", "y"];
+        let b = ["a", "b", "c", "x", "y"];
+        assert_eq!(kept_pairs(&a, &b), vec![(1, 0), (2, 1), (3, 2), (4, 4)]);
     }
 
     #[test]

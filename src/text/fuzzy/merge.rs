@@ -160,8 +160,10 @@ enum FileSide {
 const MARKER_KEY: &str = "\u{1}marker";
 
 /// `keys` with each line's text (less its indentation) added: two lines
-/// alike but for the spaces between their words have one key and two fine
-/// keys. A blank line's fine key is its whitespace: of a blank line and a
+/// alike but for the spaces between or after their words have one key and
+/// two fine keys, so that a line the caller kept byte for byte pairs with
+/// its copy before a look-alike the caller wrote (`break;  ` kept, `breakk;`
+/// fixed to `break;`), and the kept line stays as the file has it. A blank line's fine key is its whitespace: of a blank line and a
 /// line of spaces, the caller's copy of each pairs with its own.
 fn fine_keys<'r, 't: 'r>(
     rows: impl IntoIterator<Item = &'r Row<'t>>,
@@ -175,7 +177,10 @@ fn fine_keys<'r, 't: 'r>(
             } else if key.is_empty() {
                 format!("\u{3}{}", row.raw.trim_end_matches(['\r', '\n']))
             } else {
-                format!("{key}\u{3}{}", row.raw.trim())
+                format!(
+                    "{key}\u{3}{}",
+                    row.raw.trim_start().trim_end_matches(['\r', '\n'])
+                )
             }
         })
         .collect()
@@ -246,6 +251,7 @@ impl Sides<'_, '_> {
             base_of[t] = Some(b);
         }
         prefer_present(&bf, &ours, &mut theirs_of, &mut base_of);
+        slide_to_present(&bf, &ours, &mut theirs_of, &mut base_of);
         if let Some(t) = (0..tk.len()).find(|&t| self.theirs_markers[t] && base_of[t].is_none()) {
             return Err(Clash::MarkerInNew { t });
         }
@@ -741,6 +747,37 @@ fn prefer_present(
             }
         }
         start = end;
+    }
+}
+
+/// Where the caller's diff keeps a base line the file lacks and could as
+/// well keep an equal line the file has (no kept line lies between them),
+/// the kept one is taken to be the one the file has: a diff keeps the first
+/// of equal lines, and a blank line the search has at its edge and the file
+/// lacks would otherwise read the file's blank line further on as dropped.
+fn slide_to_present(
+    bk: &[String],
+    ours: &[Ours],
+    theirs_of: &mut [Option<usize>],
+    base_of: &mut [Option<usize>],
+) {
+    let kept: Vec<usize> = (0..bk.len()).filter(|&s| theirs_of[s].is_some()).collect();
+    for (k, &s) in kept.iter().enumerate() {
+        if ours[s] != Ours::Missing {
+            continue;
+        }
+        let lo = if k == 0 { 0 } else { kept[k - 1] + 1 };
+        let hi = kept.get(k + 1).copied().unwrap_or(bk.len());
+        let to = (lo..hi)
+            .filter(|&o| o != s && bk[o] == bk[s] && ours[o] != Ours::Missing)
+            .min_by_key(|&o| o.abs_diff(s));
+        if let Some(o) = to {
+            let t = theirs_of[s].take();
+            theirs_of[o] = t;
+            if let Some(t) = t {
+                base_of[t] = Some(o);
+            }
+        }
     }
 }
 

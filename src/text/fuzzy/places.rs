@@ -12,6 +12,7 @@ use super::block::Lines as BlockLines;
 use super::candidates::{Probe, Window};
 use super::context::Ctx;
 use super::costs::COSTS;
+use super::diff;
 use super::likeness::{Likeness, likeness};
 use super::outcome::Adjustment;
 use super::rows::{self, Comparer, Row};
@@ -31,6 +32,9 @@ pub(crate) struct Prepared<'a> {
     new_only_lines: usize,
     /// What the search weighs.
     weight: u32,
+    /// Search lines `new_content` keeps as they are: the caller's claim
+    /// about what the file says there.
+    kept: Vec<bool>,
 }
 
 /// The lines of text a place reads as drift, by kind.
@@ -42,6 +46,19 @@ pub(crate) struct Drift {
     pub unpaired: usize,
     /// Search lines it pairs with a file line that differs beyond noise.
     pub differing: usize,
+}
+
+/// How literally a place reads the search's lines of text.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Literal {
+    /// How many it pairs with a file line that reads byte for byte the same,
+    /// indentation and trailing spaces aside.
+    pub lines: usize,
+    /// Those of them that `new_content` keeps, as search lines.
+    pub kept: Vec<usize>,
+    /// Lines `new_content` keeps that it pairs with a file line reading
+    /// otherwise beyond noise (lines remembered stale, or another block's).
+    pub stale: Vec<usize>,
 }
 
 /// A way the search fits the file.
@@ -132,6 +149,17 @@ impl<'a> Prepared<'a> {
                 }
             })
             .sum();
+        let key = |rows: &[Row<'_>], markers: &[bool]| -> Vec<Option<String>> {
+            rows.iter()
+                .zip(markers)
+                .map(|(r, &m)| (!m).then(|| r.key.clone()))
+                .collect()
+        };
+        let mut kept = vec![false; search.len()];
+        let (search_keys, new_keys) = (key(&search, &search_markers), key(&new, &new_markers));
+        for (s, _) in diff::kept_pairs(&search_keys, &new_keys) {
+            kept[s] = search_keys[s].is_some();
+        }
         Prepared {
             reading,
             search,
@@ -142,6 +170,7 @@ impl<'a> Prepared<'a> {
             new_only,
             new_only_lines,
             weight,
+            kept,
         }
     }
 
@@ -378,22 +407,27 @@ impl<'a> Prepared<'a> {
         }
     }
 
-    /// How many of the search's lines of text `place` pairs with a file
-    /// line that reads byte for byte the same, indentation and trailing
-    /// spaces aside: the search read literally.
-    pub(crate) fn literal(&self, ctx: &Ctx<'_, '_>, place: &Place) -> usize {
-        place
-            .alignment
-            .steps
-            .iter()
-            .filter(|step| match **step {
-                Step::Pair { s, f } => {
-                    !self.search[s].is_blank()
-                        && self.search[s].raw.trim() == ctx.file[f].raw.trim()
+    /// How literally `place` reads the search's lines (see [`Literal`]).
+    pub(crate) fn literal(&self, ctx: &Ctx<'_, '_>, place: &Place) -> Literal {
+        let mut out = Literal::default();
+        for step in &place.alignment.steps {
+            let Step::Pair { s, f } = *step else {
+                continue;
+            };
+            let (search, file) = (&self.search[s], &ctx.file[f]);
+            if search.is_blank() {
+                continue;
+            }
+            if search.raw.trim() == file.raw.trim() {
+                out.lines += 1;
+                if self.kept[s] {
+                    out.kept.push(s);
                 }
-                _ => false,
-            })
-            .count()
+            } else if self.kept[s] && likeness(&search.key, &file.key) == Likeness::Differs {
+                out.stale.push(s);
+            }
+        }
+        out
     }
 
     /// Every place the candidate search proposes, aligned, and whether the

@@ -70,7 +70,7 @@ impl Sides<'_, '_> {
         if read_out.len() <= plain.len() {
             return plain;
         }
-        read_out
+        shown_first(&fine, &origin, read_out)
             .into_iter()
             .filter_map(|(e, t)| origin[e].map(|s| (s, t)))
             .collect()
@@ -671,4 +671,39 @@ pub(super) fn markers_take_unpaired_beside(
             side[f - region.start] = FileSide::Hidden;
         }
     }
+}
+
+/// `pairs` (of the search with a marker's hidden lines read out, and
+/// theirs) with each run of equal lines kept by its shown lines first:
+/// which of equal neighbours a diff keeps is arbitrary, and a line the
+/// caller shows and keeps is its claim, where a hidden one kept in its
+/// place would read the shown one as dropped (a blank line before a marker
+/// that hides another: the caller kept one, and the file keeps both).
+fn shown_first(
+    keys: &[String],
+    origin: &[Option<usize>],
+    mut pairs: Vec<(usize, usize)>,
+) -> Vec<(usize, usize)> {
+    let mut start = 0;
+    while start < keys.len() {
+        let end = start
+            + keys[start..]
+                .iter()
+                .take_while(|k| **k == keys[start])
+                .count();
+        let kept: Vec<usize> = (0..pairs.len())
+            .filter(|&k| (start..end).contains(&pairs[k].0))
+            .collect();
+        if !kept.is_empty() && kept.len() < end - start {
+            let mut lines: Vec<usize> = (start..end).filter(|&e| origin[e].is_some()).collect();
+            lines.extend((start..end).filter(|&e| origin[e].is_none()));
+            lines.truncate(kept.len());
+            lines.sort_unstable();
+            for (k, e) in kept.into_iter().zip(lines) {
+                pairs[k].0 = e;
+            }
+        }
+        start = end;
+    }
+    pairs
 }
