@@ -18,7 +18,7 @@
 use std::ops::Range;
 
 use super::costs::COSTS;
-use super::likeness::{Likeness, likeness, numbers_apart};
+use super::likeness::{Likeness, likeness};
 use super::rows::{Comparer, Row};
 
 /// One step of an alignment. File lines are indices into the whole file.
@@ -109,7 +109,7 @@ impl Problem<'_, '_> {
             (false, false) => {
                 // Lines apart in more than one number are other lines, not
                 // one line remembered stale.
-                if numbers_apart(&a.key, &b.key) > 1 {
+                if a.numbers.apart(&b.numbers) > 1 {
                     return None;
                 }
                 let misframed = b.width as isize - a.width as isize != offset;

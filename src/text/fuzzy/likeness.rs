@@ -202,35 +202,65 @@ fn typo_pairs<'a>(ta: &[&'a str], tb: &[&'a str]) -> Option<Vec<(&'a str, &'a st
     Some(pairs)
 }
 
-/// How many numbers of one line the other does not hold (the larger count
-/// of the two sides): a line whose numbers changed is no stale memory of the
-/// same line but evidence of another block (generated or copied blocks
-/// often differ in nothing else). A name with digits counts as a number.
-pub(crate) fn numbers_apart(a: &str, b: &str) -> usize {
-    let has_digit = |line: &str| line.bytes().any(|c| c.is_ascii_digit());
-    // The alignment asks this of every pair of lines it weighs: most lines
-    // hold no number, and their answer needs no tokens.
-    if a == b || (!has_digit(a) && !has_digit(b)) {
-        return 0;
-    }
-    fn numbers(line: &str) -> Vec<&str> {
-        let mut found: Vec<&str> = tokens(line)
-            .into_iter()
+/// The numbers of a line (tokens holding an ASCII digit, a name with digits
+/// too), sorted: what [`Numbers::apart`] compares. Rows keep theirs, since
+/// the alignment asks it of every pair of lines it weighs.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Numbers(String);
+
+impl Numbers {
+    /// The numbers among `tokens`.
+    pub(crate) fn of_tokens(tokens: &[&str]) -> Numbers {
+        if !tokens.iter().any(|t| t.bytes().any(|c| c.is_ascii_digit())) {
+            return Numbers::default();
+        }
+        let mut found: Vec<&str> = tokens
+            .iter()
+            .copied()
             .filter(|t| t.bytes().any(|c| c.is_ascii_digit()))
             .collect();
         found.sort_unstable();
-        found
+        // Tokens hold no whitespace, so a space joins them unambiguously.
+        Numbers(found.join(" "))
     }
-    let (x, y) = (numbers(a), numbers(b));
-    let (mut i, mut j, mut only_x, mut only_y) = (0, 0, 0, 0);
-    while i < x.len() && j < y.len() {
-        match x[i].cmp(y[j]) {
-            std::cmp::Ordering::Less => (only_x, i) = (only_x + 1, i + 1),
-            std::cmp::Ordering::Greater => (only_y, j) = (only_y + 1, j + 1),
-            std::cmp::Ordering::Equal => (i, j) = (i + 1, j + 1),
+
+    /// The numbers of `line`.
+    pub(crate) fn of(line: &str) -> Numbers {
+        Numbers::of_tokens(&tokens(line))
+    }
+
+    /// How many numbers of one line the other does not hold (the larger
+    /// count of the two sides): a line whose numbers changed is no stale
+    /// memory of the same line but evidence of another block (generated or
+    /// copied blocks often differ in nothing else).
+    pub(crate) fn apart(&self, other: &Numbers) -> usize {
+        // Most lines hold no number: their answer needs no comparison.
+        if self.0.is_empty() && other.0.is_empty() {
+            return 0;
+        }
+        let mut x = self.0.split(' ').filter(|t| !t.is_empty()).peekable();
+        let mut y = other.0.split(' ').filter(|t| !t.is_empty()).peekable();
+        let (mut only_x, mut only_y) = (0, 0);
+        loop {
+            match (x.peek(), y.peek()) {
+                (Some(a), Some(b)) => match a.cmp(b) {
+                    std::cmp::Ordering::Less => (only_x, _) = (only_x + 1, x.next()),
+                    std::cmp::Ordering::Greater => (only_y, _) = (only_y + 1, y.next()),
+                    std::cmp::Ordering::Equal => _ = (x.next(), y.next()),
+                },
+                _ => return (only_x + x.count()).max(only_y + y.count()),
+            }
         }
     }
-    (only_x + x.len() - i).max(only_y + y.len() - j)
+}
+
+/// How many numbers of one line the other does not hold (see
+/// [`Numbers::apart`]).
+pub(crate) fn numbers_apart(a: &str, b: &str) -> usize {
+    if a == b {
+        return 0;
+    }
+    Numbers::of(a).apart(&Numbers::of(b))
 }
 
 /// Whether two lines hold different numbers (see [`numbers_apart`]).

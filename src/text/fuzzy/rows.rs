@@ -5,7 +5,7 @@
 
 use rapidfuzz::distance::indel;
 
-use super::likeness::tokens;
+use super::likeness::{Numbers, tokens};
 use super::normalize::{canonical, indent_of, key_hash, width};
 use crate::text::lines::{Eol, LineIndex};
 
@@ -26,12 +26,15 @@ pub(crate) struct Row<'t> {
     pub hash: u64,
     /// Characters in `key`.
     pub chars: u32,
+    /// The numbers among the tokens.
+    pub numbers: Numbers,
 }
 
 impl<'t> Row<'t> {
     fn new(raw: &'t str, eol: Eol) -> Row<'t> {
         let canon = canonical(raw);
-        let key = tokens(&canon).join(" ");
+        let tokens = tokens(&canon);
+        let key = tokens.join(" ");
         let indent = indent_of(raw);
         Row {
             raw,
@@ -40,6 +43,7 @@ impl<'t> Row<'t> {
             width: width(indent),
             hash: key_hash(&key),
             chars: key.chars().count() as u32,
+            numbers: Numbers::of_tokens(&tokens),
             key,
         }
     }
