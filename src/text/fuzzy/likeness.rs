@@ -403,10 +403,12 @@ mod tests {
         /// difference of numbers (tokens holding an ASCII digit).
         #[test]
         fn numbers_apart_is_the_larger_multiset_difference(
-            a in proptest::collection::vec("[0-9]|x[0-9]|ab|,|\\(|٣| ", 0..8),
-            b in proptest::collection::vec("[0-9]|x[0-9]|ab|,|\\(|٣| ", 0..8),
+            a in proptest::collection::vec("[0-9]|x[0-9]|ab|,|\\(|٣|１| ", 0..8),
+            b in proptest::collection::vec("[0-9]|x[0-9]|ab|,|\\(|٣|１| ", 0..8),
+            glue in 0..2usize,
         ) {
-            let (a, b) = (a.join(" "), b.join(" "));
+            let glue = [" ", ""][glue];
+            let (a, b) = (a.join(glue), b.join(glue));
             let count = |line: &String| -> std::collections::HashMap<String, i64> {
                 let mut seen = std::collections::HashMap::<String, i64>::new();
                 for t in tokens(line).into_iter().filter(|t| t.bytes().any(|c| c.is_ascii_digit())) {
@@ -417,9 +419,16 @@ mod tests {
             let beyond = |x: &std::collections::HashMap<String, i64>, y: &std::collections::HashMap<String, i64>| {
                 x.iter().map(|(k, n)| (n - y.get(k.as_str()).copied().unwrap_or(0)).max(0)).sum::<i64>()
             };
-            let (x, y) = (count(&a), count(&b));
-            let expected = beyond(&x, &y).max(beyond(&y, &x)) as usize;
-            proptest::prop_assert_eq!(numbers_apart(&a, &b), expected);
+            let expected = |a: &String, b: &String| {
+                let (x, y) = (count(a), count(b));
+                beyond(&x, &y).max(beyond(&y, &x)) as usize
+            };
+            proptest::prop_assert_eq!(numbers_apart(&a, &b), expected(&a, &b));
+            // Rows keep their keys' numbers for the alignment to compare.
+            let (ra, rb) = (super::super::rows::of_snippet(&a), super::super::rows::of_snippet(&b));
+            if let (Some(ra), Some(rb)) = (ra.first(), rb.first()) {
+                proptest::prop_assert_eq!(ra.numbers.apart(&rb.numbers), expected(&ra.key, &rb.key));
+            }
         }
     }
 
