@@ -4,9 +4,9 @@
 //!
 //! | step | meaning | cost |
 //! |---|---|---|
-//! | pair | a search line stands for a file line | the edits between their keys, plus a little if its indentation leaves the block's frame |
-//! | search only | a search line with no file line | its characters and break |
-//! | file only | a file line with no search line | the same; a run of lines `new_content` writes out costs one break and each line's distance to the line that writes it |
+//! | pair | a search line stands for a file line | the edits between their keys, plus a little if its indentation leaves the block's frame; a flat few where the file line is what `new_content` rewrites the search line into |
+//! | search only | a search line with no file line | its characters and break (when places are ranked, at least a gained line's cost) |
+//! | file only | a file line with no search line | a flat cost, one line the caller did not see, or its characters if fewer; a run of lines `new_content` writes out costs one break and each line's distance to the line that writes it |
 //! | hidden | an elision marker stands for file lines | nothing, but no hidden line may be shallower than the marker |
 //!
 //! The search is aligned whole; the window's lines before and after the
@@ -40,7 +40,8 @@ pub(crate) struct Alignment {
     /// The steps, in order of both texts.
     pub steps: Vec<Step>,
     /// What it costs, in edits, with what events cost besides their edits
-    /// (a stale line, a line out of the frame): what places are ranked by.
+    /// (a stale line, a line out of the frame, a short line lost, a number
+    /// on a kept line): what places are ranked by.
     pub cost: u32,
     /// The edits alone, between the search and the region: what the score
     /// and the threshold measure.
@@ -88,6 +89,12 @@ pub(crate) struct Problem<'p, 't> {
     /// For each file line that `new_content` writes out, what it costs as a
     /// file-only line.
     pub written_out: &'p [Option<u32>],
+    /// For each search line `new_content` rewrites, the key of the line it
+    /// writes for it (none past the end).
+    pub rewrites: &'p [Option<String>],
+    /// Which search lines `new_content` keeps as they are (none past the
+    /// end).
+    pub kept: &'p [bool],
 }
 
 const START: u8 = 0;
@@ -102,14 +109,35 @@ const MARKER_HIDE: u8 = 5;
 const NONE: u64 = u64::MAX;
 
 impl Problem<'_, '_> {
+    /// Whether file line `f` already reads as `new_content` rewrites search
+    /// line `s`: the caller's change is made there, so the search's line is
+    /// its memory of the line before, and the file agrees with the caller.
+    fn agrees(&self, s: usize, f: usize) -> bool {
+        matches!(self.rewrites.get(s), Some(Some(key)) if *key == self.file[f].key)
+    }
+
+    /// The edits between search line `s` and file line `f`.
+    fn pair_edits(&self, s: usize, f: usize) -> u32 {
+        if self.agrees(s, f) {
+            COSTS.agreed
+        } else {
+            self.comparers[s].distance(&self.file[f])
+        }
+    }
+
     fn pair_cost(&self, s: usize, f: usize, offset: isize) -> Option<u32> {
         let (a, b) = (&self.search[s], &self.file[f]);
         match (a.is_blank(), b.is_blank()) {
             (true, true) => Some(0),
+            (false, false) if self.agrees(s, f) => {
+                let misframed = b.width as isize - a.width as isize != offset;
+                Some(COSTS.agreed + if misframed { COSTS.misframed } else { 0 })
+            }
             (false, false) => {
                 // Lines apart in more than one number are other lines, not
                 // one line remembered stale.
-                if a.numbers.apart(&b.numbers) > 1 {
+                let numbers_apart = a.numbers.apart(&b.numbers);
+                if numbers_apart > 1 {
                     return None;
                 }
                 let misframed = b.width as isize - a.width as isize != offset;
@@ -118,11 +146,20 @@ impl Problem<'_, '_> {
                 // remembered stale, an event of its own.
                 let stale = edits > COSTS.noise_edits
                     || (edits > 0 && likeness(&a.key, &b.key) == Likeness::Differs);
-                Some(
-                    edits
-                        + if misframed { COSTS.misframed } else { 0 }
-                        + if stale { COSTS.stale_pair } else { 0 },
-                )
+                let cost = edits
+                    + if misframed { COSTS.misframed } else { 0 }
+                    + if stale { COSTS.stale_pair } else { 0 };
+                // A line `new_content` keeps is the caller's claim of what
+                // the file has there, and a number in it is no slip of
+                // memory: read with another number, it is as far as the
+                // line lost and the file's line gained, less the one edit
+                // that keeps the two read as one line, the line a refusal
+                // names.
+                if numbers_apart > 0 && self.kept.get(s) == Some(&true) {
+                    Some(cost.max(self.search_only_rank(s) + COSTS.unseen - 1))
+                } else {
+                    Some(cost)
+                }
             }
             _ => None,
         }
@@ -136,13 +173,25 @@ impl Problem<'_, '_> {
         }
     }
 
+    /// What search line `s` costs as a search-only line when places are
+    /// ranked: at least what a file line the caller did not see costs, so
+    /// that a short line (`}`) is not cheaper to lose than a long one is
+    /// to gain.
+    fn search_only_rank(&self, s: usize) -> u32 {
+        if self.search[s].is_blank() {
+            COSTS.blank
+        } else {
+            self.search[s].weight().max(COSTS.unseen)
+        }
+    }
+
     fn file_only_cost(&self, f: usize) -> u32 {
         let row = &self.file[f];
         if row.is_blank() {
             COSTS.blank
         } else {
             self.written_out[f]
-                .unwrap_or(row.weight())
+                .unwrap_or(COSTS.unseen)
                 .min(row.weight())
         }
     }
@@ -282,7 +331,7 @@ impl Problem<'_, '_> {
             .iter()
             .map(|step| {
                 let (edits, file_only) = match *step {
-                    Step::Pair { s, f } => (self.comparers[s].distance(&self.file[f]), false),
+                    Step::Pair { s, f } => (self.pair_edits(s, f), false),
                     Step::SearchOnly { s } => (self.search_only_cost(s), false),
                     Step::FileOnly { f } => (self.file_only_cost_after(f, after_file_only), true),
                     Step::Hidden { .. } => (0, false),
@@ -346,7 +395,7 @@ impl Problem<'_, '_> {
                     ops[row + j] = op;
                 }
             } else {
-                let skip = u64::from(self.search_only_cost(i)) << 32;
+                let skip = u64::from(self.search_only_rank(i)) << 32;
                 for j in 0..cols {
                     let mut best = prev[j].saturating_add(skip);
                     let mut op = SEARCH_ONLY;
@@ -452,6 +501,8 @@ mod tests {
             comparers: &comparers,
             file: &f,
             written_out: &written,
+            rewrites: &[],
+            kept: &[],
         };
         let window = 0..f.len();
         let offset = p.offset(&window);

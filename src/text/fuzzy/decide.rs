@@ -106,7 +106,7 @@ pub(crate) fn single(
             && !drifts_where_best_does_not(best_drift, p, &drift))
             || closes_edge(best, &open, p, threshold)
             || reads_more_literally(best, &best_literal, p, &literal, threshold)
-            || drifts_no_more(best, best_drift, p, &drift)
+            || drifts_no_more(best, best_drift, p, &drift, threshold)
     };
     let tied: Vec<Place> = places
         .iter()
@@ -158,23 +158,28 @@ fn reads_more_literally(
 
 /// Whether `best` reads a line as lost or gained since the caller read the
 /// file, and `p` reads no more lines so and no more lines as differing: a
-/// rival however its cost compares, within the threshold's budget or not.
-/// What such a line costs is its length, and the length of a line says
-/// nothing of which block the caller read: a copy of the caller's block
-/// that gained a short line since is cheaper than the caller's own block
-/// that lost a long one, yet each is one line away from what the caller
-/// shows.
+/// rival however its cost compares, as long as it fits the threshold with
+/// each line it reads as lost priced as a gained line is. A lost line costs
+/// its length, and the length of a line says nothing of which block the
+/// caller read: a copy of the caller's block that gained a line since is
+/// cheaper than the caller's own block that lost a long one, yet each is
+/// one line away from what the caller shows. Beyond the threshold even so
+/// (two `}` paired, the search's one distinctive line lost), it is no
+/// reading of the caller's block.
 fn drifts_no_more(
     best: &Place,
     best_drift: Drift,
     p: &Place,
     drift: &impl Fn(&Place) -> Drift,
+    threshold: f64,
 ) -> bool {
     if best_drift.unpaired == 0 || p.reading != best.reading {
         return false;
     }
     let d = drift(p);
-    d.unpaired <= best_drift.unpaired && d.differing <= best_drift.differing
+    d.unpaired <= best_drift.unpaired
+        && d.differing <= best_drift.differing
+        && p.alignment.edits.saturating_sub(d.lengths) <= COSTS.budget(threshold, p.weight)
 }
 
 /// Whether `best` reads every search line as the file has it (up to noise)

@@ -382,21 +382,25 @@ impl Sides<'_, '_> {
                 .zip(c.theirs.clone())
                 .all(|(s, t)| base_of[t] == Some(s));
         if theirs_unchanged {
+            let mut missing = Vec::new();
             for s in c.base.clone().filter(content_s) {
                 match &ours[s] {
                     Ours::Pair(f, Likeness::Differs) => kept_differ.push((s, Some(*f))),
-                    Ours::Missing => kept_differ.push((s, None)),
+                    Ours::Missing => missing.push(s),
                     _ => {}
                 }
             }
-            for f in c
+            // A kept line missing and a line gained in its stead are one
+            // line the file reads otherwise, not two.
+            let mut gained = c
                 .ours
                 .clone()
-                .filter(|f| content_f(f) && at(*f) == FileSide::Extra)
-            {
-                let near = c.base.start.min(self.base.len().saturating_sub(1));
-                kept_differ.push((near, Some(f)));
+                .filter(|f| content_f(f) && at(*f) == FileSide::Extra);
+            let near = c.base.start.min(self.base.len().saturating_sub(1));
+            for s in missing {
+                kept_differ.push((s, gained.next()));
             }
+            kept_differ.extend(gained.map(|f| (near, Some(f))));
             merged.out.extend(c.ours.map(Out::Disk));
             return Ok(());
         }

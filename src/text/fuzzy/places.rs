@@ -35,6 +35,9 @@ pub(crate) struct Prepared<'a> {
     /// Search lines `new_content` keeps as they are: the caller's claim
     /// about what the file says there.
     kept: Vec<bool>,
+    /// For each search line `new_content` rewrites, the key of the line it
+    /// writes for it.
+    rewrites: Vec<Option<String>>,
 }
 
 /// The lines of text a place reads as drift, by kind.
@@ -46,6 +49,9 @@ pub(crate) struct Drift {
     pub unpaired: usize,
     /// Search lines it pairs with a file line that differs beyond noise.
     pub differing: usize,
+    /// What its lost lines cost beyond the flat price of a gained one: the
+    /// part of its edits that is only the length of those lines.
+    pub lengths: u32,
 }
 
 /// How literally a place reads the search's lines of text.
@@ -59,6 +65,40 @@ pub(crate) struct Literal {
     /// Lines `new_content` keeps that it pairs with a file line reading
     /// otherwise beyond noise (lines remembered stale, or another block's).
     pub stale: Vec<usize>,
+}
+
+/// For each search line of text that `new_content` rewrites, the key of the
+/// line written for it: where as many lines of text are written between two
+/// kept lines as the search has there, each in turn, however unlike (a file
+/// line that reads as the caller's rewrite is both sides making one change,
+/// as `git merge-file` reads it). Elsewhere lines are added or left out
+/// besides, and which line stands for which is a guess.
+fn rewrites(
+    search: &[Option<String>],
+    new: &[Option<String>],
+    kept: &[(usize, usize)],
+) -> Vec<Option<String>> {
+    let text = |k: &Option<String>| k.as_deref().is_some_and(|l| !l.is_empty());
+    let mut out = vec![None; search.len()];
+    let mut from = (0, 0);
+    for &(ks, kt) in kept
+        .iter()
+        .chain(std::iter::once(&(search.len(), new.len())))
+    {
+        let theirs: Vec<&String> = new[from.1..kt]
+            .iter()
+            .filter(|k| text(k))
+            .flatten()
+            .collect();
+        let mine: Vec<usize> = (from.0..ks).filter(|&s| text(&search[s])).collect();
+        if mine.len() == theirs.len() {
+            for (&s, t) in mine.iter().zip(theirs) {
+                out[s] = Some(t.clone());
+            }
+        }
+        from = (ks + 1, kt + 1);
+    }
+    out
 }
 
 /// A way the search fits the file.
@@ -157,9 +197,11 @@ impl<'a> Prepared<'a> {
         };
         let mut kept = vec![false; search.len()];
         let (search_keys, new_keys) = (key(&search, &search_markers), key(&new, &new_markers));
-        for (s, _) in diff::kept_pairs(&search_keys, &new_keys) {
+        let pairs = diff::kept_pairs(&search_keys, &new_keys);
+        for &(s, _) in &pairs {
             kept[s] = search_keys[s].is_some();
         }
+        let rewrites = rewrites(&search_keys, &new_keys, &pairs);
         Prepared {
             reading,
             search,
@@ -171,6 +213,7 @@ impl<'a> Prepared<'a> {
             new_only_lines,
             weight,
             kept,
+            rewrites,
         }
     }
 
@@ -219,6 +262,8 @@ impl<'a> Prepared<'a> {
             comparers: &self.comparers,
             file: &ctx.file,
             written_out,
+            rewrites: &self.rewrites,
+            kept: &self.kept,
         }
     }
 
@@ -394,16 +439,22 @@ impl<'a> Prepared<'a> {
                 })
                 .count();
         }
-        let lost = steps
+        let lost: Vec<usize> = steps
             .iter()
-            .filter(|step| {
-                matches!(**step, Step::SearchOnly { s }
-                    if !self.search[s].is_blank() && !self.search_markers[s])
+            .filter_map(|step| match *step {
+                Step::SearchOnly { s } if !self.search[s].is_blank() && !self.search_markers[s] => {
+                    Some(s)
+                }
+                _ => None,
             })
-            .count();
+            .collect();
         Drift {
-            unpaired: lost + gained,
-            differing: self.loose(ctx, place).len() - lost,
+            unpaired: lost.len() + gained,
+            differing: self.loose(ctx, place).len() - lost.len(),
+            lengths: lost
+                .iter()
+                .map(|&s| self.search[s].weight().saturating_sub(COSTS.unseen))
+                .sum(),
         }
     }
 

@@ -23,6 +23,8 @@ fn merge(file: &str, search: &str, new: &str) -> Result<Vec<String>, Clash> {
         comparers: &comparers,
         file: &f,
         written_out: &written,
+        rewrites: &[],
+        kept: &[],
     };
     let window = 0..f.len();
     let a = p.align(window.clone(), p.offset(&window)).unwrap();
