@@ -378,3 +378,23 @@ fn a_forgotten_line_that_reads_like_a_search_line_is_written_once() {
     .unwrap();
     assert_eq!(got, file.replace("return _nop\n", "return None\n"));
 }
+
+#[test]
+fn a_kept_line_the_file_reads_otherwise_beside_a_change_is_named_as_kept() {
+    // The caller keeps `if c1h == ch2 {` and changes the line above it; the
+    // file has `ch1`, which as a word with a digit reads as another number,
+    // and a blank line between. The refusal names the line without saying
+    // the caller changes it.
+    let body = "            let left = r[j] + 1;\n            let up = r1[j + 1] + 1;\n            let mut temp = min(diag, min(left, up));\n";
+    let tail = "                last_col_id = j as isize; // last occurence of s1_i\n                fr[j + 1] = r1[j - 1]; // save H_k-1,j-2\n                t = last_i2l1; // save H_i-2,l-1\n";
+    let file =
+        format!("fn f() {{\n{body}\n            if ch1 == ch2 {{\n{tail}            }}\n}}\n");
+    let search = format!("{body}            if c1h == ch2 {{\n{tail}");
+    let new = search.replace("let mut temp =", "let mut temp_raw =");
+    let err = apply(&file, &search, &new).unwrap_err();
+    let message = err.to_string();
+    assert!(
+        message.contains("line 4 of search_context, among the lines new_content changes,"),
+        "{message}"
+    );
+}

@@ -439,13 +439,14 @@ impl fmt::Display for Refusal {
                     ConflictReason::LineDiffers => write!(
                         f,
                         "search_context matches lines {lines}, but line {s} of search_context, \
-                         which new_content changes, reads differently in the file (line {l}): \
-                         the file changed since it was read, or this is another block"
+                         among the lines new_content changes, reads differently in the file \
+                         (line {l}): the file changed since it was read, or this is another block"
                     )?,
                     ConflictReason::LineMissing => write!(
                         f,
                         "search_context matches lines {lines}, but line {s} of search_context, \
-                         which new_content changes, is not in the file (line {l} stands there)"
+                         among the lines new_content changes, is not in the file (line {l} stands \
+                         there)"
                     )?,
                     ConflictReason::OutOfOrder => write!(
                         f,
