@@ -6,7 +6,7 @@
 //! |---|---|---|
 //! | pair | a search line stands for a file line | the edits between their keys, plus a little if its indentation leaves the block's frame; a flat few where the file line is what `new_content` rewrites the search line into |
 //! | search only | a search line with no file line | its characters and break (when places are ranked, at least a gained line's cost) |
-//! | file only | a file line with no search line | a flat cost, one line the caller did not see, or its characters if fewer; a run of lines `new_content` writes out costs one break and each line's distance to the line that writes it |
+//! | file only | a file line with no search line | a flat cost, one hidden line, or its characters if fewer; a run of lines `new_content` writes out costs one break and each line's distance to the line that writes it |
 //! | hidden | an elision marker stands for file lines | nothing, but no hidden line may be shallower than the marker |
 //!
 //! The search is aligned whole; the window's lines before and after the
@@ -156,7 +156,7 @@ impl Problem<'_, '_> {
                 // that keeps the two read as one line, the line a refusal
                 // names.
                 if numbers_apart > 0 && self.kept.get(s) == Some(&true) {
-                    Some(cost.max(self.search_only_rank(s) + COSTS.unseen - 1))
+                    Some(cost.max(self.search_only_rank(s) + COSTS.hidden_line - 1))
                 } else {
                     Some(cost)
                 }
@@ -174,14 +174,14 @@ impl Problem<'_, '_> {
     }
 
     /// What search line `s` costs as a search-only line when places are
-    /// ranked: at least what a file line the caller did not see costs, so
+    /// ranked: at least what a hidden file line costs, so
     /// that a short line (`}`) is not cheaper to lose than a long one is
     /// to gain.
     fn search_only_rank(&self, s: usize) -> u32 {
         if self.search[s].is_blank() {
             COSTS.blank
         } else {
-            self.search[s].weight().max(COSTS.unseen)
+            self.search[s].weight().max(COSTS.hidden_line)
         }
     }
 
@@ -191,7 +191,7 @@ impl Problem<'_, '_> {
             COSTS.blank
         } else {
             self.written_out[f]
-                .unwrap_or(COSTS.unseen)
+                .unwrap_or(COSTS.hidden_line)
                 .min(row.weight())
         }
     }
@@ -199,7 +199,7 @@ impl Problem<'_, '_> {
     /// What file line `f` costs as a file-only line right after file line
     /// `f - 1` was one: a line `new_content` writes out continues the run
     /// of such lines before it without opening another, and so does a
-    /// blank line: a paragraph left out unmarked is one event however many
+    /// blank line: a paragraph hidden without a marker is one event however many
     /// blank lines stand between its lines.
     fn file_only_cost_after(&self, f: usize, after_file_only: bool) -> u32 {
         // Each look crosses only blank lines: the first line with text it

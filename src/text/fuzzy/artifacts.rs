@@ -120,7 +120,7 @@ pub(crate) fn readings(search: &str, new: &str) -> Result<Vec<Reading>, Partial>
 /// `search` and `new` without the invisible characters (see
 /// [`super::normalize::invisible`]) that `search` has and `file` has none
 /// of: they came with the caller's text, and lines are compared without
-/// them, so they would reach the file unseen. `None` when there are none.
+/// them, so they would reach the file unnoticed. `None` when there are none.
 pub(crate) fn without_invisible(search: &str, new: &str, file: &str) -> Option<(String, String)> {
     let mut foreign: Vec<char> = search.chars().filter(|c| invisible(*c)).collect();
     foreign.sort_unstable();

@@ -34,22 +34,22 @@ pub(crate) struct Costs {
     /// is the break where the run opens. A run costs it once, not per line
     /// (an unmarked elision is one event, as a marker is): at any cost per
     /// line, a search that shows only a block's ends would fit better with
-    /// its first line unpaired than across the lines it left out, once there
+    /// its first line unpaired than across the lines it hides, once there
     /// are enough of them.
     pub written_out: u32,
-    /// Edits for a line of text the file has inside the place, the search
-    /// lacks and `new_content` does not write out: a line the caller did not
-    /// see, which the merge keeps where it is. It is one event whatever its
-    /// length, as a marker is; counted by its characters, a long line the
-    /// caller's view skipped pushed a short search below the threshold, or
-    /// made dropping the search's short edge lines (`}`) the cheaper
-    /// reading. It is also the least a search line lost costs when places
-    /// are ranked (see [`super::align`]), so that losing a `}` is never
-    /// cheaper than gaining a line. 12 is what a line remembered stale with
-    /// 6 edits costs (`stale_pair` on top): a line gained is as much drift
-    /// as a line changed. On the real-file corpus 8 and 16 each cost one
-    /// right answer against 12, and none is a wrong edit.
-    pub unseen: u32,
+    /// Edits for a hidden line of text (see [`super`] for the word) that
+    /// `new_content` does not write out: the merge keeps it where it is. It
+    /// is one event whatever its length, as a marker is; counted by its
+    /// characters, a long line the caller's view skipped pushed a short
+    /// search below the threshold, or made dropping the search's short edge
+    /// lines (`}`) the cheaper reading. It is also the least a search line
+    /// lost costs when places are ranked (see [`super::align`]), so that
+    /// losing a `}` is never cheaper than gaining a line. 12 is what a line
+    /// remembered stale with 6 edits costs (`stale_pair` on top): a line
+    /// gained is as much drift as a line changed. On the real-file corpus 8
+    /// and 16 each cost one right answer against 12, and none is a wrong
+    /// edit.
+    pub hidden_line: u32,
     /// Edits for pairing a search line with a file line that already reads
     /// as `new_content` rewrites it: the caller remembers the line before a
     /// change the file already has, and the file agrees with the caller.
@@ -132,7 +132,7 @@ pub(crate) const COSTS: Costs = Costs {
     noise_edits: 8,
     blank: 1,
     written_out: 1,
-    unseen: 12,
+    hidden_line: 12,
     agreed: 2,
     rewritten: 0.7,
     paired_rewrite: 0.5,

@@ -7,7 +7,7 @@
 //! and the same search shifted onto look-alike lines), the places of every
 //! other reading of the caller's texts, and the places around every other
 //! copy of a search line the winner could not pair as it is. How many lines
-//! a caller left out, or how a place was found, is never evidence: the cost
+//! a search hides, or how a place was found, is never evidence: the cost
 //! of the alignment is, and so are how many of the search's lines a place
 //! reads byte for byte and how many lines it reads as lost or gained since
 //! the caller read the file; a place ahead on any of them is not clearly

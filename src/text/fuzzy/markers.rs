@@ -1,4 +1,4 @@
-//! Elision markers: a line that stands for lines the caller left out, such
+//! Elision markers: a line that stands for hidden lines, such
 //! as `...`, `// ...`, `# ... existing code ...`, `/* ... */`, or a comment
 //! ending in `...` that says so (`# rest of the body unchanged ...`).
 //!
@@ -19,7 +19,7 @@ pub(crate) fn is_marker_canon(c: &str) -> bool {
     c == "..." || is_comment_marker_canon(c)
 }
 
-/// Words that say a comment ending in `...` stands for lines left out
+/// Words that say a comment ending in `...` stands for hidden lines
 /// (`# rest of the body unchanged ...`), unlike `# Loading ...`.
 const ELIDING_WORDS: [&str; 8] = [
     "existing",

@@ -12,7 +12,7 @@
 //! | changed (drift, a line gained or lost) | as the base | ours: what the caller did not touch stays as it is |
 //! | as the base | changed | theirs: the caller's change, in the file's indentation |
 //! | changed | changed the same way | ours, once |
-//! | lines the search left out | the same lines written out | theirs: the caller has shown them |
+//! | lines the search hides | the same lines written out | theirs: the caller has shown them |
 //! | changed | changed otherwise | a conflict: refused |
 //!
 //! A marker is a base line whose ours is the run it hides: theirs keeping it
@@ -54,7 +54,7 @@ pub(crate) enum Out {
 pub(crate) enum Anchor {
     /// Search line `s`, which stands for file line `f`.
     Replaces { s: usize, f: usize },
-    /// File line `f`, which the search left out and the new line rewrites.
+    /// File line `f`, which the search hides and the new line rewrites.
     Rewrites { f: usize },
 }
 
@@ -655,7 +655,7 @@ impl Sides<'_, '_> {
                 return self.chunk(rest, ours, sides, base_of, merged, kept_differ);
             }
         }
-        // Lines the search left out, without a marker, among the lines the
+        // Lines the search hides without a marker, among the lines the
         // caller changes, and written out in new_content as they are: the
         // caller has seen them, and they are kept.
         if let Some(shown) = self.shown_in_new(&c, side, base_of) {
@@ -667,7 +667,7 @@ impl Sides<'_, '_> {
             merged.out.extend(self.file_blanks_if_kept(&c, out));
             return Ok(());
         }
-        // Lines the search left out, or a marker stands for, that theirs
+        // Lines the search hides, with or without a marker, that theirs
         // writes out.
         let left_out = c
             .base

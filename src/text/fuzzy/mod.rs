@@ -7,6 +7,10 @@
 //! every edit an agent really sends and to refuse whenever the evidence for
 //! one place is not clear: a wrong edit is worse than a refusal.
 //!
+//! **Hidden** lines are the file lines inside the matched place that the
+//! search does not show, under an elision marker (`// ...`) or without one;
+//! the code has that one word for them.
+//!
 //! In order:
 //!
 //! 1. **Exact**: the search occurs byte for byte, or up to line endings (a
@@ -19,7 +23,7 @@
 //! 3. **One alignment** (`align`): cheap candidates (`candidates`) open
 //!    windows of the file, and each reading is aligned to each window in one
 //!    dynamic-programming pass, every operation priced in edits (`costs`).
-//!    Elision markers, blank lines, lines left out and shifted or widened
+//!    Elision markers, blank lines, hidden lines and shifted or widened
 //!    readings are all steps of that one alignment.
 //! 4. **One decision** (`decide`): the cheapest place is applied only when it
 //!    is within the threshold's budget and clearly cheaper than every

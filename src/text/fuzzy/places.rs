@@ -71,7 +71,7 @@ pub(crate) struct Literal {
 /// line written for it: where as many lines of text are written between two
 /// kept lines as the search has there, each in turn, however unlike (a file
 /// line that reads as the caller's rewrite is both sides making one change,
-/// as `git merge-file` reads it). Elsewhere lines are added or left out
+/// as `git merge-file` reads it). Elsewhere lines are added or dropped
 /// besides, and which line stands for which is a guess.
 fn rewrites(
     search: &[Option<String>],
@@ -453,7 +453,7 @@ impl<'a> Prepared<'a> {
             differing: self.loose(ctx, place).len() - lost.len(),
             lengths: lost
                 .iter()
-                .map(|&s| self.search[s].weight().saturating_sub(COSTS.unseen))
+                .map(|&s| self.search[s].weight().saturating_sub(COSTS.hidden_line))
                 .sum(),
         }
     }

@@ -64,7 +64,7 @@ pub enum Refusal {
         /// The file line (1-based) where it is.
         #[serde(skip_serializing_if = "Option::is_none")]
         file_line: Option<usize>,
-        /// File lines the search left out or a marker stands for.
+        /// Hidden file lines: the search lacks them, with or without a marker.
         #[serde(skip_serializing_if = "Option::is_none")]
         file_lines: Option<LineRange>,
         /// The line of `new_content` (1-based) where it is.

@@ -213,8 +213,8 @@ impl Check<'_> {
         let mut caller_removed = beyond(&search, &new);
 
         let mut unclaimed_added: Vec<&str> = caller_added.clone();
-        // Unseen lines the caller writes out as they are: for each two of
-        // them, one more unseen line may be written out rewritten.
+        // Hidden lines the caller writes out as they are: for each two of
+        // them, one more hidden line may be written out rewritten.
         let shown = self
             .before
             .iter()
@@ -229,7 +229,7 @@ impl Check<'_> {
                 ));
             }
         }
-        let mut unseen_taken: HashMap<&str, usize> = HashMap::new();
+        let mut hidden_taken: HashMap<&str, usize> = HashMap::new();
         let mut in_place = if self.elided {
             self.replaced_in_place()
         } else {
@@ -242,16 +242,16 @@ impl Check<'_> {
             // A line the caller never showed may go where new_content writes
             // it out: as it is (up to noise), or rewritten where a marker
             // told the caller it was there.
-            // Unseen: the region has more copies of it than the search
+            // Hidden: the region has more copies of it than the search
             // shows (a `}` a marker stands for, beside the search's own).
-            let unseen = copies(&self.before, line)
-                > copies(&self.search, line) + unseen_taken.get(line).copied().unwrap_or(0);
+            let hidden = copies(&self.before, line)
+                > copies(&self.search, line) + hidden_taken.get(line).copied().unwrap_or(0);
             let similar =
                 |a: &str| rapidfuzz::fuzz::ratio(a.chars(), line.chars()) >= COSTS.rewritten;
             // The line with words added at its end (a comment, say) is
             // that line rewritten, however short it is.
             let extends = |a: &str| a.len() > line.len() && a.starts_with(line);
-            let rewritten = if unseen {
+            let rewritten = if hidden {
                 unclaimed_added
                     .iter()
                     .position(|a| alike(a, line) || (self.elided && similar(a)))
@@ -281,7 +281,7 @@ impl Check<'_> {
             match rewritten {
                 Some(k) => {
                     unclaimed_added.swap_remove(k);
-                    *unseen_taken.entry(line).or_insert(0) += 1;
+                    *hidden_taken.entry(line).or_insert(0) += 1;
                 }
                 None => {
                     return Err(format!(
@@ -620,10 +620,10 @@ impl<'a> Check<'a> {
     }
 
     /// The lines the plan replaces where the caller wrote out the lines the
-    /// search did not show, hunk by hunk: (the region's lines replaced, the
+    /// search hides, hunk by hunk: (the region's lines replaced, the
     /// lines written that new_content puts between the very lines the plan
     /// leaves on either side of them). A hunk counts only between two lines
-    /// the search did not show and new_content writes out, so that the
+    /// the search hides and new_content writes out, so that the
     /// caller had the lines around it (a marker dropped for a new line, say,
     /// does not): its lines are the caller's rewrite, however much changed.
     fn replaced_in_place(&self) -> Vec<(Vec<&'a str>, Vec<&'a str>)> {

@@ -143,7 +143,7 @@ fn a_new_line_at_the_place_of_lines_left_out_is_a_conflict() {
         "first_call();\nsecond_call();\n",
         "first_call();\nadded_line();\nsecond_call();\n",
     );
-    // Read with the unseen line left out, or with the first line
+    // Read with the hidden line unpaired, or with the first line
     // missing: either way the new line's place is unclear.
     assert!(matches!(
         got.unwrap_err(),

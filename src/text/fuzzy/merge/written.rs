@@ -1,5 +1,5 @@
 //! The chunks of the merge where `new_content` writes out file lines the
-//! search left out or replaces lines by position: which of theirs' lines
+//! search hides or replaces lines by position: which of theirs' lines
 //! stand for which file lines, and which base lines theirs keeps where a
 //! marker's lines are written out.
 
@@ -150,7 +150,7 @@ impl Sides<'_, '_> {
         out
     }
 
-    /// Where the search left out lines of text (no marker) among lines the
+    /// Where the search hides lines of text (no marker) among lines the
     /// caller changes, and theirs writes every one of them out as the file
     /// has it, in order and at its depth: those lines, as (the first base
     /// line after it, file line, theirs' line). Each is then a line both
@@ -314,7 +314,7 @@ impl Sides<'_, '_> {
         Ok(())
     }
 
-    /// The chunk as `new_content` writes out file lines the search left out:
+    /// The chunk as `new_content` writes out file lines the search hides:
     /// every such line of text has, in order, a line of theirs like it. A
     /// line a marker stands for may be written out rewritten: the caller
     /// knew it was there. A line the search lacks without a marker may be
@@ -363,8 +363,8 @@ impl Sides<'_, '_> {
         Ok(Some(out))
     }
 
-    /// Chunk `c` where the search left out lines without a marker among
-    /// lines it shows, and theirs writes the left-out lines out, some
+    /// Chunk `c` where the search hides lines without a marker among
+    /// lines it shows, and theirs writes the hidden lines out, some
     /// rewritten, with the caller's changes of the lines shown among them:
     /// as [`Self::written_out`] with the lines shown taken as seen, where
     /// the file has every one of them as the search does (a line the file

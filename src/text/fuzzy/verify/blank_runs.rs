@@ -150,7 +150,7 @@ impl Spacing<'_> {
 
     /// Refuses when two lines of text `new_content` has next to each other,
     /// neither of them a line of the search (each one the caller adds, or
-    /// one the search left out that the caller writes out), stand next to
+    /// one the search hides that the caller writes out), stand next to
     /// each other after the edit with another count of blank lines between
     /// them than `new_content` has, or than the file has between them
     /// (a copy that lost blank lines leaves the file's). The search says
@@ -407,7 +407,7 @@ impl Spacing<'_> {
         Ok(())
     }
 
-    /// The runs between two lines the search left out that `new_content`
+    /// The runs between two lines the search hides that `new_content`
     /// writes out, next to each other as in the file: the caller never
     /// showed what is between them, so a count other than the file's is a
     /// guess at what the caller meant, and the edit is refused.

@@ -413,7 +413,7 @@ fn the_caller_s_lines_in_another_order_fail() {
 }
 
 #[test]
-fn an_unseen_line_goes_only_as_written_out_or_under_a_marker() {
+fn a_hidden_line_goes_only_as_written_out_or_under_a_marker() {
     let mut c = Check {
         before: vec!["a", "audit cache 324", "b"],
         after: vec!["a", "audit cache 325", "b"],

@@ -1,10 +1,10 @@
-//! Lines the caller did not see, and lines the caller remembers from before
-//! a change the file already has. Each is one event, whatever its length:
-//! a long line the caller's view skipped, or a stale line rewritten into
-//! the file's own, is no evidence against the place. (Found on the real-file
-//! corpus: a search of three short lines missing one long line scored 87.7
-//! and was refused; a stale line new_content rewrites into the file's line
-//! scored 86.0.)
+//! Hidden lines (file lines inside the place that the search does not
+//! show), and lines the caller remembers from before a change the file
+//! already has. Each is one event, whatever its length: a long line the
+//! caller's view skipped, or a stale line rewritten into the file's own, is
+//! no evidence against the place. (Found on the real-file corpus: a search
+//! of three short lines missing one long line scored 87.7 and was refused;
+//! a stale line new_content rewrites into the file's line scored 86.0.)
 
 #[path = "edit_outcome/mod.rs"]
 mod edit_outcome;
