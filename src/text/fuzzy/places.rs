@@ -101,6 +101,11 @@ fn rewrites(
     out
 }
 
+/// The most other readings [`Prepared::slides`] proposes: each costs an
+/// alignment, and a block whose lines have that many unpaired copies beside
+/// them (a long run of `}`) is read no better by more of them.
+const MOST_SLIDES: usize = 32;
+
 /// A way the search fits the file.
 #[derive(Debug, Clone)]
 pub(crate) struct Place {
@@ -335,14 +340,66 @@ impl<'a> Prepared<'a> {
         {
             out.push(self.weighed(ctx, best.reading, a, best.window.clone(), best.offset));
         }
+        let mut tries: Vec<(usize, usize)> = Vec::new();
         for s in self.loose(ctx, best) {
             for f in best.window.clone() {
                 if paired.binary_search(&f).is_ok() || !ctx.file[f].same(&self.search[s]) {
                     continue;
                 }
-                if let Some(a) = problem.forced(best.window.clone(), best.offset, s, f) {
-                    out.push(self.weighed(ctx, best.reading, a, best.window.clone(), best.offset));
+                tries.push((s, f));
+            }
+        }
+        let loose = tries.len();
+        tries.extend(self.slides(ctx, best));
+        for (k, (s, f)) in tries.into_iter().enumerate() {
+            let Some(a) = problem.forced(best.window.clone(), best.offset, s, f) else {
+                continue;
+            };
+            // A line slid onto its copy is another reading only where the
+            // cost cannot tell the two apart; where it can, the model has
+            // read the line's place, as it reads every other line's.
+            if k >= loose && a.cost != best.alignment.cost {
+                continue;
+            }
+            out.push(self.weighed(ctx, best.reading, a, best.window.clone(), best.offset));
+        }
+        out
+    }
+
+    /// Search lines of text that `place` pairs, with each copy of their
+    /// line that `place` leaves unpaired between the file lines paired
+    /// before and after them, as (search line, file line), at most
+    /// [`MOST_SLIDES`]. Pairing the line with the copy instead is another
+    /// reading of the same lines: `#endif` paired with the first of two
+    /// `#endif`s, the second left past the place, or with the second, the
+    /// first written out among the lines before it. Nothing in the cost
+    /// tells two such readings apart, so they must make one edit.
+    fn slides(&self, ctx: &Ctx<'_, '_>, place: &Place) -> Vec<(usize, usize)> {
+        let pairs: Vec<(usize, usize)> = place
+            .alignment
+            .steps
+            .iter()
+            .filter_map(|step| match *step {
+                Step::Pair { s, f } => Some((s, f)),
+                _ => None,
+            })
+            .collect();
+        let mut out = Vec::new();
+        for (k, &(s, f)) in pairs.iter().enumerate() {
+            if self.search[s].is_blank() || self.search_markers[s] {
+                continue;
+            }
+            let lo = if k == 0 {
+                place.window.start
+            } else {
+                pairs[k - 1].1 + 1
+            };
+            let hi = pairs.get(k + 1).map_or(place.window.end, |p| p.1);
+            for g in (lo..hi).filter(|&g| g != f && ctx.file[g].same(&self.search[s])) {
+                if out.len() == MOST_SLIDES {
+                    return out;
                 }
+                out.push((s, g));
             }
         }
         out
