@@ -30,7 +30,7 @@ use std::ops::Range;
 use similar::{Algorithm, DiffOp, capture_diff_slices};
 
 use super::costs::COSTS;
-use super::likeness::{Likeness, likeness};
+use super::likeness::{Likeness, likeness, typos};
 use super::normalize::solid;
 use super::rows::Row;
 
@@ -419,7 +419,19 @@ impl<'a> Check<'a> {
                 .find(|p| p.0 == i)
                 .map(|p| self.new[p.1])
                 .filter(|n| *n != s);
-            let spelt_right = |n: &str| n.split(' ').any(|w| fixed.iter().any(|x| w.contains(x)));
+            // A word that still holds one of the search's own misspellings
+            // (`emitb` holds `emit`, and is the search's `emitb`) proves
+            // nothing of how the caller spells the file's word.
+            let misspelt: Vec<&str> = mine
+                .iter()
+                .copied()
+                .filter(|w| w.len() > 1 && !f.split(' ').any(|x| x == *w))
+                .collect();
+            let spelt_right = |n: &str| {
+                n.split(' ').any(|w| {
+                    fixed.iter().any(|x| w.contains(x)) && !misspelt.iter().any(|m| w.contains(m))
+                })
+            };
             let unique: Vec<&str> = fixed
                 .iter()
                 .copied()
@@ -432,6 +444,27 @@ impl<'a> Check<'a> {
                     .any(|n| n.split(' ').any(|w| unique.contains(&w)))
             {
                 continue;
+            }
+            // A word the plan writes that still holds a misspelling of the
+            // search's, without the file's word (`atch_v2` where the search
+            // has `atch` for `batch`), carries the slip whatever its
+            // characters: the plan spelt the caller's word right elsewhere in
+            // the line, and not there.
+            let slipped = typos(s, f);
+            let carried = added.iter().find(|line| {
+                line.split(' ').any(|w| {
+                    slipped
+                        .iter()
+                        .any(|(m, right)| w.contains(m) && !w.contains(right))
+                })
+            });
+            if let Some(line) = carried {
+                return Err(format!(
+                    "search_context reads `{}` where the file has `{}`, and `{}`, which it would write, keeps the misspelling",
+                    self.brief(s),
+                    self.brief(f),
+                    self.brief(line)
+                ));
             }
             // Characters, not the key's spacing: a key spaces out marks
             // (`channel ' s`), which would make a one-character slip look long.
