@@ -77,7 +77,11 @@ fuzz_target!(|data: &[u8]| {
     let request = EditRequest::new(&search, &new)
         .with_threshold(threshold)
         .with_strategy(strategy);
-    match plan_edit(&text, &request) {
+    let outcome = plan_edit(&text, &request);
+    if let Some(path) = std::env::var_os("FUZZ_DIGEST") {
+        digest(&path, data, &text, &outcome);
+    }
+    match outcome {
         Ok(plan) => {
             if std::env::var_os("FUZZ_SHOW").is_some() {
                 eprintln!("plan {:#?}", plan.edits);
@@ -91,6 +95,36 @@ fuzz_target!(|data: &[u8]| {
         }
     }
 });
+
+/// Appends one line to `path`: a hash of the input and a hash of everything
+/// the matcher answered (the edits and the file they make, or the refusal).
+/// Two builds run over one corpus with `-runs=0` give two such files; equal
+/// after sorting means a refactor changed no answer.
+fn digest(
+    path: &std::ffi::OsStr,
+    data: &[u8],
+    text: &str,
+    outcome: &Result<mcp_server_text::text::fuzzy::Plan, mcp_server_text::text::fuzzy::Refusal>,
+) {
+    use std::hash::{DefaultHasher, Hash, Hasher};
+    use std::io::Write;
+    let answer = match outcome {
+        Ok(plan) => format!("{:?}\n{}", plan.edits, plan.apply_to(text)),
+        Err(refusal) => serde_json::to_string(refusal).expect("a refusal serializes"),
+    };
+    let hash = |bytes: &[u8]| {
+        let mut h = DefaultHasher::new();
+        bytes.hash(&mut h);
+        h.finish()
+    };
+    let line = format!("{:016x} {:016x}\n", hash(data), hash(answer.as_bytes()));
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .and_then(|mut f| f.write_all(line.as_bytes()))
+        .expect("the digest file is writable");
+}
 
 fn choose(u: &mut Unstructured<'_>, n: u8) -> u8 {
     u.int_in_range(0..=n - 1).unwrap_or(0)
