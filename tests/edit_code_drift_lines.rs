@@ -96,6 +96,42 @@ fn block(words: &[String], lines: usize, per_line: usize) -> Vec<String> {
         .collect()
 }
 
+#[test]
+fn a_copy_that_gained_a_long_line_is_no_better_than_the_block_whose_first_line_is_gone() {
+    // The block's first line is gone from `mine`; the alignment reads it as
+    // paired with the unlike `fn mine() {` rather than lost, and a copy that
+    // gained a long line seemed the better place (found by the property
+    // below, about one run in ten).
+    let caller: Vec<String> = [
+        "    vppxoy(pjgenqgj, amixiqnge, nkvk, xahfokpy);",
+        "    xjk(somozfu, xehdrct, czmrdntu, nkho);",
+        "    xfatz(cvyfgmv, etiioadcd, fxprz, llcgi);",
+        "    uzoepvca(uoodiqur, airaxs, nil, dcwfenipj);",
+        "    jmsfods(qeri, oknrl, bjkocx, zemwj);",
+        "    fujuyb(bpk, sig, sllxbt, swk);",
+        "    marpupal(ovrc, ecpsfrjga, ipuliodg, zmj);",
+        "    ivjdm(icyw, nhlpnw, uvgvysig, eyg);",
+        "    oamvu(mskexdzk, btar, rmad, tablzwb);",
+        "    tged(gfv, omhgex, rfdxloatw, ihurwfpp);",
+        "    mehl(dqsotu, rtavinyp, gaazmmiuv, prepzjkk);",
+    ]
+    .map(String::from)
+    .to_vec();
+    let mut copy = caller.clone();
+    copy.insert(
+        9,
+        "    buaizla.qvnyxbqq.chsncaekx.jljslih.fscx.lat.boy.dpcr;".to_string(),
+    );
+    let lost = caller[1..].to_vec();
+    let mut new = caller.clone();
+    new[3] = new[3].replacen('(', "_next(", 1);
+    let file = two_functions(&lost, &copy, true);
+    let want = two_functions(&new[1..], &copy, true);
+    let join = |v: &[String]| v.iter().map(|l| format!("{l}\n")).collect::<String>();
+    let got = apply(&file, &join(&caller), &join(&new));
+    intended_or_refused(got, &want);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 

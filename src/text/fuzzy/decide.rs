@@ -157,13 +157,16 @@ fn reads_more_literally(
 }
 
 /// Whether `best` reads a line as lost or gained since the caller read the
-/// file, and `p` reads no more lines so and no more lines as differing: a
+/// file, and `p` reads no more lines as lost, gained or differing: a
 /// rival however its cost compares, as long as it fits the threshold with
 /// each line it reads as lost priced as a gained line is. A lost line costs
 /// its length, and the length of a line says nothing of which block the
 /// caller read: a copy of the caller's block that gained a line since is
 /// cheaper than the caller's own block that lost a long one, yet each is
-/// one line away from what the caller shows. Beyond the threshold even so
+/// one line away from what the caller shows. Lost and differing lines count
+/// together: a line lost at the block's edge is as well read as paired with
+/// the unlike line beside it (`fn mine() {`), and which of the two the
+/// alignment takes says nothing of the block. Beyond the threshold even so
 /// (two `}` paired, the search's one distinctive line lost), it is no
 /// reading of the caller's block.
 fn drifts_no_more(
@@ -177,8 +180,7 @@ fn drifts_no_more(
         return false;
     }
     let d = drift(p);
-    d.unpaired <= best_drift.unpaired
-        && d.differing <= best_drift.differing
+    d.unpaired + d.differing <= best_drift.unpaired + best_drift.differing
         && p.alignment.edits.saturating_sub(d.lengths) <= COSTS.budget(threshold, p.weight)
 }
 
