@@ -70,18 +70,26 @@ fn tab_width(block: &[&str]) -> usize {
 struct Prefix(String);
 
 impl Prefix {
-    /// The one prefix of `pairs` (caller, disk), if at least two pairs
-    /// agree on it and none disagrees.
-    fn of(pairs: &[(&str, &str)]) -> Option<Prefix> {
-        let &[(s, d), ..] = pairs else { return None };
-        if pairs.len() < 2 || s.len() <= d.len() || !s.ends_with(d) {
+    /// The one prefix of `pairs` (caller, disk), if the pairs that show
+    /// one agree on it and either every indentation of the caller's texts
+    /// (`caller`) begins with it, or two pairs show it and none is without.
+    /// A frame that prefixes every line the caller sent is text whatever the
+    /// widths say: one pair is then enough, and a pair with nothing on
+    /// either side is a blank line.
+    fn of(pairs: &[(&str, &str)], caller: &[&str]) -> Option<Prefix> {
+        let empty = |&&(s, d): &&(&str, &str)| s.is_empty() && d.is_empty();
+        let shown: Vec<&(&str, &str)> = pairs.iter().filter(|p| !empty(p)).collect();
+        let &&(s, d) = shown.first()?;
+        if s.len() <= d.len() || !s.ends_with(d) {
             return None;
         }
         let prefix = &s[..s.len() - d.len()];
-        pairs
+        let agree = shown
             .iter()
-            .all(|&(s, d)| s.strip_prefix(prefix) == Some(d))
-            .then(|| Prefix(prefix.to_string()))
+            .all(|&&(s, d)| s.strip_prefix(prefix) == Some(d));
+        let everywhere = !caller.is_empty() && caller.iter().all(|i| i.starts_with(prefix));
+        let two = shown.len() == pairs.len() && pairs.len() >= 2;
+        (agree && (everywhere || two)).then(|| Prefix(prefix.to_string()))
     }
 
     /// `indent` (the caller's) on disk, if it has the prefix.
@@ -92,7 +100,7 @@ impl Prefix {
 
 /// What is known about a block's indentation besides its matched lines.
 #[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct Hints {
+pub(crate) struct Hints<'a> {
     /// Whether the new content is indented as the file is (`Some(true)`), as
     /// the search is (`Some(false)`), or unknown (judged from the smallest
     /// indentations).
@@ -100,6 +108,9 @@ pub(crate) struct Hints {
     /// The step between indentation levels in the caller's text and in the
     /// file, if each has one.
     pub units: Option<(usize, usize)>,
+    /// The indentation of every non-blank line of the search and of the new
+    /// content, to tell a prefix the caller's frame puts before every line.
+    pub caller: &'a [&'a str],
 }
 
 /// The step between the indentation widths `widths`: their greatest common
@@ -154,7 +165,7 @@ impl IndentMap {
         pairs: &[(&'a str, &'a str)],
         block: &[&'a str],
         new: &[&'a str],
-        hints: Hints,
+        hints: Hints<'_>,
     ) -> IndentMap {
         let file_frame = hints.file_frame;
         let tab = tab_width(block);
@@ -169,13 +180,18 @@ impl IndentMap {
                 .filter(|i| i.starts_with(c))
                 .count()
         };
+        let prefix = Prefix::of(pairs, hints.caller);
         // A block with no indented line shows no style: the new lines' own
-        // is kept rather than guessed.
+        // (past the caller's frame) is kept rather than guessed.
         let (block_tabs, block_spaces) = (starting(block, '\t'), starting(block, ' '));
         let tabs = if block_tabs + block_spaces > 0 {
             block_tabs > block_spaces
         } else {
-            starting(new, '\t') > starting(new, ' ')
+            let own: Vec<&str> = new
+                .iter()
+                .map(|i| prefix.as_ref().and_then(|p| p.to_disk(i)).unwrap_or(i))
+                .collect();
+            starting(&own, '\t') > starting(&own, ' ')
         };
         let min_width = |indents: &mut dyn Iterator<Item = &str>| indents.map(&width).min();
         let search_min = min_width(&mut pairs.iter().map(|(s, _)| *s));
@@ -251,7 +267,7 @@ impl IndentMap {
 
         IndentMap {
             identity,
-            prefix: Prefix::of(fit),
+            prefix,
             ignore_pairing: false,
             table: table.into_iter().map(|(w, (d, _))| (w, d)).collect(),
             num,
@@ -333,6 +349,27 @@ mod tests {
     }
 
     #[test]
+    fn one_pair_shows_a_prefix_every_caller_line_has() {
+        // One space before every line the caller sent; the one line paired
+        // with the file is at its top level, and a blank line between.
+        let caller = [" \t", " ", " \t", " ", " \t\t\t\t\t"];
+        let hints = Hints {
+            caller: &caller,
+            ..Hints::default()
+        };
+        let map = IndentMap::with_frame(&[("", ""), (" ", "")], &["\t", ""], &caller[2..], hints);
+        assert_eq!(map.map(" \t\t\t\t\t", None), "\t\t\t\t\t");
+        // A caller line without the space: the frame is a width, not text.
+        let caller = [" ", "\t"];
+        let hints = Hints {
+            caller: &caller,
+            ..Hints::default()
+        };
+        let map = IndentMap::with_frame(&[(" ", "")], &["\t", ""], &[], hints);
+        assert_eq!(map.prefix, None);
+    }
+
+    #[test]
     fn a_shifted_block_is_shifted_back() {
         let map = IndentMap::new(
             &[("", "    "), ("    ", "        ")],
@@ -377,6 +414,7 @@ mod tests {
         let hints = Hints {
             file_frame: None,
             units: Some((2, 4)),
+            ..Hints::default()
         };
         let map = IndentMap::with_frame(
             &[("    ", "        ")],

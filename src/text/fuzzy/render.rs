@@ -122,9 +122,17 @@ impl Region<'_, '_> {
             .filter(|r| !r.is_blank())
             .map(|r| r.indent)
             .collect();
+        let caller: Vec<&str> = self
+            .base
+            .iter()
+            .chain(self.theirs.iter())
+            .filter(|r| !r.is_blank())
+            .map(|r| r.indent)
+            .collect();
         let hints = Hints {
             file_frame: self.new_in_file_frame(merged),
             units: self.units(),
+            caller: &caller,
         };
         IndentMap::with_frame(&pairs, &block, &new, hints)
     }
