@@ -72,11 +72,12 @@ struct Prefix(String);
 impl Prefix {
     /// The one prefix of `pairs` (caller, disk), if the pairs that show
     /// one agree on it and either every indentation of the caller's texts
-    /// (`caller`) begins with it, or two pairs show it and none is without.
+    /// (`caller`) begins with it and the caller's steps are the file's
+    /// (`one_to_one`), or two pairs show it and none is without.
     /// A frame that prefixes every line the caller sent is text whatever the
     /// widths say: one pair is then enough, and a pair with nothing on
     /// either side is a blank line.
-    fn of(pairs: &[(&str, &str)], caller: &[&str]) -> Option<Prefix> {
+    fn of(pairs: &[(&str, &str)], caller: &[&str], one_to_one: bool) -> Option<Prefix> {
         let empty = |&&(s, d): &&(&str, &str)| s.is_empty() && d.is_empty();
         let shown: Vec<&(&str, &str)> = pairs.iter().filter(|p| !empty(p)).collect();
         let &&(s, d) = shown.first()?;
@@ -87,7 +88,8 @@ impl Prefix {
         let agree = shown
             .iter()
             .all(|&&(s, d)| s.strip_prefix(prefix) == Some(d));
-        let everywhere = !caller.is_empty() && caller.iter().all(|i| i.starts_with(prefix));
+        let everywhere =
+            one_to_one && !caller.is_empty() && caller.iter().all(|i| i.starts_with(prefix));
         let two = shown.len() == pairs.len() && pairs.len() >= 2;
         (agree && (everywhere || two)).then(|| Prefix(prefix.to_string()))
     }
@@ -180,40 +182,6 @@ impl IndentMap {
                 .filter(|i| i.starts_with(c))
                 .count()
         };
-        let prefix = Prefix::of(pairs, hints.caller);
-        // A block with no indented line shows no style: the new lines' own
-        // (past the caller's frame) is kept rather than guessed.
-        let (block_tabs, block_spaces) = (starting(block, '\t'), starting(block, ' '));
-        let tabs = if block_tabs + block_spaces > 0 {
-            block_tabs > block_spaces
-        } else {
-            let own: Vec<&str> = new
-                .iter()
-                .map(|i| prefix.as_ref().and_then(|p| p.to_disk(i)).unwrap_or(i))
-                .collect();
-            starting(&own, '\t') > starting(&own, ' ')
-        };
-        let min_width = |indents: &mut dyn Iterator<Item = &str>| indents.map(&width).min();
-        let search_min = min_width(&mut pairs.iter().map(|(s, _)| *s));
-        let disk_min = min_width(&mut block.iter().copied());
-        let new_min = min_width(&mut new.iter().copied());
-        let in_disk_frame = file_frame
-            .unwrap_or_else(|| new_min.is_some() && new_min == disk_min && search_min != disk_min);
-        if in_disk_frame {
-            // The search was indented differently from the file, but the new
-            // content was written at the file's own indentation (copied from a
-            // read of the file, say): shifting it by the search's offset
-            // would indent it twice. It keeps its widths, in the block's style.
-            let same: Vec<(&str, &str)> = block.iter().map(|d| (*d, *d)).collect();
-            let mut map = IndentMap::new(&same, block, &[]);
-            map.identity = map.identity && new.iter().all(|i| same_style(i, tabs, tab, block));
-            map.ignore_pairing = true;
-            return map;
-        }
-        // New lines written with spaces where the block uses tabs (or the
-        // reverse) are converted even when the search matched exactly.
-        let identity = pairs.iter().all(|(s, d)| s == d)
-            && new.iter().all(|i| same_style(i, tabs, tab, block));
         // A first line that lost its indentation while every other line kept
         // the disk's exactly is a selection that began after the indent; it
         // says nothing about how the other lines map.
@@ -259,6 +227,42 @@ impl IndentMap {
             }
             _ => (1, 1),
         };
+        // One pair shows no scale: a prefix only it shows is text only
+        // where the caller's steps are the file's.
+        let prefix = Prefix::of(pairs, hints.caller, num == den);
+        // A block with no indented line shows no style: the new lines' own
+        // (past the caller's frame) is kept rather than guessed.
+        let (block_tabs, block_spaces) = (starting(block, '\t'), starting(block, ' '));
+        let tabs = if block_tabs + block_spaces > 0 {
+            block_tabs > block_spaces
+        } else {
+            let own: Vec<&str> = new
+                .iter()
+                .map(|i| prefix.as_ref().and_then(|p| p.to_disk(i)).unwrap_or(i))
+                .collect();
+            starting(&own, '\t') > starting(&own, ' ')
+        };
+        let min_width = |indents: &mut dyn Iterator<Item = &str>| indents.map(&width).min();
+        let search_min = min_width(&mut pairs.iter().map(|(s, _)| *s));
+        let disk_min = min_width(&mut block.iter().copied());
+        let new_min = min_width(&mut new.iter().copied());
+        let in_disk_frame = file_frame
+            .unwrap_or_else(|| new_min.is_some() && new_min == disk_min && search_min != disk_min);
+        if in_disk_frame {
+            // The search was indented differently from the file, but the new
+            // content was written at the file's own indentation (copied from a
+            // read of the file, say): shifting it by the search's offset
+            // would indent it twice. It keeps its widths, in the block's style.
+            let same: Vec<(&str, &str)> = block.iter().map(|d| (*d, *d)).collect();
+            let mut map = IndentMap::new(&same, block, &[]);
+            map.identity = map.identity && new.iter().all(|i| same_style(i, tabs, tab, block));
+            map.ignore_pairing = true;
+            return map;
+        }
+        // New lines written with spaces where the block uses tabs (or the
+        // reverse) are converted even when the search matched exactly.
+        let identity = pairs.iter().all(|(s, d)| s == d)
+            && new.iter().all(|i| same_style(i, tabs, tab, block));
         let shift = mode(
             fit.iter()
                 .map(|(s, d)| width(d) as isize - (width(s) * num / den) as isize),
@@ -367,6 +371,22 @@ mod tests {
         };
         let map = IndentMap::with_frame(&[(" ", "")], &["\t", ""], &[], hints);
         assert_eq!(map.prefix, None);
+    }
+
+    #[test]
+    fn one_pair_s_prefix_is_a_width_where_the_steps_differ() {
+        // The caller indents by 2 and the file by 4; every caller line
+        // starts with two spaces, but one pair cannot tell a prefix from a
+        // level: a line two caller levels deeper goes two file levels deeper.
+        let caller = ["  ", "  ", "      "];
+        let hints = Hints {
+            units: Some((2, 4)),
+            caller: &caller,
+            ..Hints::default()
+        };
+        let map = IndentMap::with_frame(&[("  ", "")], &["", "    "], &caller[1..], hints);
+        assert_eq!(map.prefix, None);
+        assert_eq!(map.map("      ", None), " ".repeat(8));
     }
 
     #[test]
