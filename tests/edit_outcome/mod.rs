@@ -19,6 +19,15 @@ pub fn intended_or_refused(got: Result<String, Refusal>, want: &str) {
     }
 }
 
+/// Applies the edit, checks it with [`intended_or_refused`], and says
+/// whether it was made.
+pub fn made_as_meant_or_refused(file: &str, search: &str, new: &str, want: &str) -> bool {
+    let got = apply(file, search, new);
+    let made = got.is_ok();
+    intended_or_refused(got, want);
+    made
+}
+
 /// The line ranges (first, last) an ambiguous refusal offers, in order.
 pub fn candidate_lines(candidates: &[Candidate]) -> Vec<(usize, usize)> {
     candidates
