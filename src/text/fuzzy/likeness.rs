@@ -2,10 +2,12 @@
 //! noise, or a different line.
 //!
 //! Lines are compared as tokens (words, numbers, single punctuation marks) of
-//! their canonical forms, so whitespace anywhere and look-alike characters are
-//! never a difference. Noise is a typo in a word long enough to have one; a
-//! different number, operator, punctuation mark or short word, or a word
-//! changed beyond a typo, makes a different line.
+//! their canonical forms, so whitespace between tokens and look-alike
+//! characters are never a difference (whitespace inside a double-quoted
+//! string is the string's text: a key keeps it as a mark). Noise is a typo
+//! in a word long enough to have one; a different number, operator,
+//! punctuation mark or short word, or a word changed beyond a typo, makes a
+//! different line.
 //!
 //! ```text
 //! let total = a+b;   let  total = a + b;   same
@@ -19,6 +21,7 @@ use rapidfuzz::distance::osa;
 use similar::{Algorithm, DiffOp, capture_diff_slices};
 
 use super::costs::COSTS;
+use super::normalize::QUOTED_SPACE;
 
 /// How alike two lines are.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -43,22 +46,54 @@ enum Kind {
 /// non-digit), numbers (starting with a digit), and every other visible
 /// character on its own. Whitespace separates tokens and is dropped.
 pub(crate) fn tokens(line: &str) -> Vec<&str> {
+    split(line, false)
+}
+
+/// The tokens of a line as its key holds them: [`tokens`], with one
+/// [`QUOTED_SPACE`] for each whitespace run inside a double-quoted string.
+/// Between code tokens whitespace is layout, and a caller's copy may lose
+/// or gain it; inside a string it is the string's text, so
+/// `"parameter=value"` and `"parameter = value"` are two literals, and a
+/// search remembering one does not describe the line holding the other.
+/// A run's length is still layout (`"a  b"` is `"a b"`).
+pub(crate) fn key_tokens(line: &str) -> Vec<&str> {
+    split(line, true)
+}
+
+fn split(line: &str, quoted_spaces: bool) -> Vec<&str> {
     let mut out = Vec::new();
     let mut start: Option<usize> = None;
+    let (mut quoted, mut escaped, mut space_in_quotes) = (false, false, false);
     for (i, c) in line.char_indices() {
         let in_word = c.is_alphanumeric() || c == '_';
         if in_word {
             if start.is_none() {
+                if space_in_quotes && !out.is_empty() {
+                    out.push(QUOTED_SPACE);
+                }
+                space_in_quotes = false;
                 start = Some(i);
             }
+            escaped = false;
             continue;
         }
         if let Some(s) = start.take() {
             out.push(&line[s..i]);
         }
-        if !c.is_whitespace() {
-            out.push(&line[i..i + c.len_utf8()]);
+        if c.is_whitespace() {
+            space_in_quotes |= quoted_spaces && quoted;
+            escaped = false;
+            continue;
         }
+        if space_in_quotes && !out.is_empty() {
+            out.push(QUOTED_SPACE);
+        }
+        space_in_quotes = false;
+        if c == '"' && !escaped {
+            quoted = !quoted;
+        }
+        escaped = c == '\\' && !escaped;
+        out.push(&line[i..i + c.len_utf8()]);
     }
     if let Some(s) = start {
         out.push(&line[s..]);

@@ -93,10 +93,18 @@ pub(crate) fn canonical(line: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// What a key holds for whitespace inside a double-quoted string (see
+/// `likeness::key_tokens`).
+pub(crate) const QUOTED_SPACE: &str = "\u{2423}";
+
 /// The characters of `line` without its whitespace: what a slip is measured
 /// in, since keys space out marks (`channel ' s`) and indentation is noise.
+/// A key's mark for whitespace in a string is whitespace too: a caller's
+/// spacing is never a character it garbled.
 pub(crate) fn solid(line: &str) -> Vec<char> {
-    line.chars().filter(|c| !c.is_whitespace()).collect()
+    line.chars()
+        .filter(|c| !c.is_whitespace() && !QUOTED_SPACE.starts_with(*c))
+        .collect()
 }
 
 /// The leading whitespace of a line (spaces, tabs, and any other but a

@@ -1,11 +1,13 @@
 //! The lines of a text as the matcher weighs them: each with its ending,
 //! indentation, and *key*, its tokens joined by single spaces (look-alike
-//! characters folded), so that whitespace anywhere in a line is never a
+//! characters folded), so that whitespace between tokens is never a
 //! difference and the edits between two keys are the edits that matter.
+//! Whitespace inside a double-quoted string is the string's text and stays
+//! in the key as a mark (see [`key_tokens`]).
 
 use rapidfuzz::distance::indel;
 
-use super::likeness::{Numbers, tokens};
+use super::likeness::{Numbers, key_tokens};
 use super::normalize::{canonical, indent_of, key_hash, width};
 use crate::text::lines::{Eol, LineIndex};
 
@@ -33,7 +35,7 @@ pub(crate) struct Row<'t> {
 impl<'t> Row<'t> {
     fn new(raw: &'t str, eol: Eol) -> Row<'t> {
         let canon = canonical(raw);
-        let tokens = tokens(&canon);
+        let tokens = key_tokens(&canon);
         let key = tokens.join(" ");
         let indent = indent_of(raw);
         Row {
@@ -141,6 +143,23 @@ mod tests {
         assert_eq!(a[0].eol, Eol::Crlf);
         assert_eq!(a[0].width, 2);
         assert_eq!(distance(&a[0], &b[0]), 0);
+    }
+
+    #[test]
+    fn keys_keep_whitespace_inside_strings() {
+        let a = of_snippet("    let ini = \"parameter=value\";");
+        let b = of_snippet("let ini=\"parameter = value\" ;");
+        assert!(!a[0].same(&b[0]));
+        assert_eq!(
+            b[0].key,
+            "let ini = \" parameter \u{2423} = \u{2423} value \" ;"
+        );
+        // A run's length, an escaped quote and the text after the string
+        // are as before.
+        let c = of_snippet(r#"f("a  \" b", x=1)"#);
+        let d = of_snippet(r#"f( "a \" b",x = 1 )"#);
+        assert!(c[0].same(&d[0]));
+        assert_eq!(c[0].key, "f ( \" a \u{2423} \\ \" \u{2423} b \" , x = 1 )");
     }
 
     #[test]

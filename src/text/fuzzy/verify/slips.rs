@@ -6,7 +6,7 @@ use similar::{Algorithm, capture_diff_slices};
 use super::Check;
 use super::blank_runs::{self, Pairing};
 use crate::text::fuzzy::likeness::{Likeness, likeness, typos};
-use crate::text::fuzzy::normalize::solid;
+use crate::text::fuzzy::normalize::{QUOTED_SPACE, solid};
 
 impl Check<'_> {
     /// Refuses when a line the plan writes carries a slip of the caller's. A
@@ -59,9 +59,8 @@ impl Check<'_> {
             // `rolumn_kind`), or anywhere, if the search has the word right
             // nowhere else (where it has, new_content having it proves
             // nothing).
-            let mine: Vec<&str> = s.split(' ').collect();
-            let fixed: Vec<&str> = f
-                .split(' ')
+            let mine: Vec<&str> = words(s).collect();
+            let fixed: Vec<&str> = words(f)
                 .filter(|w| w.len() > 1 && !mine.contains(w))
                 .collect();
             let rewritten = own_lines
@@ -75,23 +74,23 @@ impl Check<'_> {
             let misspelt: Vec<&str> = mine
                 .iter()
                 .copied()
-                .filter(|w| w.len() > 1 && !f.split(' ').any(|x| x == *w))
+                .filter(|w| w.len() > 1 && !words(f).any(|x| x == *w))
                 .collect();
             let spelt_right = |n: &str| {
-                n.split(' ').any(|w| {
+                words(n).any(|w| {
                     fixed.iter().any(|x| w.contains(x)) && !misspelt.iter().any(|m| w.contains(m))
                 })
             };
             let unique: Vec<&str> = fixed
                 .iter()
                 .copied()
-                .filter(|w| !self.search.iter().any(|l| l.split(' ').any(|x| x == *w)))
+                .filter(|w| !self.search.iter().any(|l| words(l).any(|x| x == *w)))
                 .collect();
             if rewritten.is_some_and(spelt_right)
                 || self
                     .new
                     .iter()
-                    .any(|n| n.split(' ').any(|w| unique.contains(&w)))
+                    .any(|n| words(n).any(|w| unique.contains(&w)))
             {
                 continue;
             }
@@ -102,7 +101,7 @@ impl Check<'_> {
             // the line, and not there.
             let slipped = typos(s, f);
             let carried = added.iter().find(|line| {
-                line.split(' ').any(|w| {
+                words(line).any(|w| {
                     slipped
                         .iter()
                         .any(|(m, right)| w.contains(m) && !w.contains(right))
@@ -167,4 +166,10 @@ impl Check<'_> {
         }
         Ok(())
     }
+}
+
+/// The words of a key, without its marks for spaces in strings: a caller's
+/// spacing is no word it spelt right or wrong.
+fn words(key: &str) -> impl Iterator<Item = &str> {
+    key.split(' ').filter(|w| *w != QUOTED_SPACE)
 }
