@@ -13,6 +13,8 @@
 //! - every line `new_content` adds is in the region afterwards;
 //! - no line `search_context` removes is left in more copies than
 //!   `new_content` has;
+//! - no line the caller keeps is read as another version of a file line
+//!   that `new_content` also has as a line of its own;
 //! - no slip reaches the file: where a line of `search_context` reads the
 //!   file's line with a slip, no line the plan writes has the slip's
 //!   characters (or, for a longer difference, the caller's version), since
@@ -187,8 +189,21 @@ impl Check<'_> {
         }
         self.no_slip_written(&added)?;
         // A line read as a stale version of the file's line is that line
-        // only if the caller does not know the file's line as another one.
-        if let Some((caller, file)) = self.stale.iter().find(|(_, f)| self.new.contains(f)) {
+        // only if the caller does not know the file's line as another one:
+        // whether the merge kept it as stale, or the alignment read a line
+        // new_content keeps as it (new_content may write the file's line out
+        // among lines the search hides, and the merge then takes the file's
+        // line for that, leaving the caller's change a line off).
+        let kept_misread = self
+            .misread
+            .iter()
+            .filter(|(s, f)| s != f && self.new.contains(s));
+        if let Some((caller, file)) = self
+            .stale
+            .iter()
+            .chain(kept_misread)
+            .find(|(_, f)| self.new.contains(f))
+        {
             return Err(format!(
                 "it reads `{}` as the file's `{}`, which new_content has as a line of its own",
                 self.brief(caller),
