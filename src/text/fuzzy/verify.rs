@@ -10,6 +10,9 @@
 //! - every line the plan removes is one `search_context` removes, up to a
 //!   typo, or one the caller never showed and `new_content` writes out (up
 //!   to a typo, or rewritten where a marker stands for it);
+//! - each line `new_content` adds stands for one line removed at most: a
+//!   rewrite of a line the search removes is not also a hidden line
+//!   written out;
 //! - every line `new_content` adds is in the region afterwards;
 //! - no line `search_context` removes is left in more copies than
 //!   `new_content` has;
@@ -87,6 +90,36 @@ fn take(pool: &mut Vec<&str>, key: &str) -> bool {
 
 fn copies(keys: &[&str], key: &str) -> usize {
     keys.iter().filter(|k| **k == key || alike(k, key)).count()
+}
+
+/// The lines of `added` that are not rewrites of lines of `removed`, the
+/// closest pairs taken first. A line new_content rewrites from one the
+/// search removes (`f(a, b_next)` for `f(a, b)`) is that line's new version,
+/// so it cannot also stand for a hidden line written out: else one change
+/// of the caller's pays both for the file's copy of its line and for a
+/// look-alike the plan removes beside it (a neighbouring stub, `g(a, b)`).
+fn not_rewrites<'a>(removed: &[&str], added: &[&'a str]) -> Vec<&'a str> {
+    let mut pairs: Vec<(f64, usize, usize)> = Vec::new();
+    for (r, old) in removed.iter().enumerate() {
+        for (a, new) in added.iter().enumerate() {
+            let ratio = rapidfuzz::fuzz::ratio(old.chars(), new.chars());
+            if alike(old, new) || ratio >= COSTS.rewritten {
+                pairs.push((ratio, r, a));
+            }
+        }
+    }
+    pairs.sort_by(|x, y| y.0.total_cmp(&x.0));
+    let (mut old_taken, mut new_taken) = (vec![false; removed.len()], vec![false; added.len()]);
+    for (_, r, a) in pairs {
+        if !old_taken[r] && !new_taken[a] {
+            (old_taken[r], new_taken[a]) = (true, true);
+        }
+    }
+    added
+        .iter()
+        .zip(new_taken)
+        .filter_map(|(line, taken)| (!taken).then_some(*line))
+        .collect()
 }
 
 /// The keys of the lines with text, in order.
@@ -227,7 +260,9 @@ impl Check<'_> {
         let mut caller_added = beyond(&new, &search);
         let mut caller_removed = beyond(&search, &new);
 
-        let mut unclaimed_added: Vec<&str> = caller_added.clone();
+        // Each line new_content adds pays for one line removed: a rewrite of
+        // a line the search removes is not also a hidden line written out.
+        let mut unclaimed_added = not_rewrites(&caller_removed, &caller_added);
         // Hidden lines the caller writes out as they are: for each two of
         // them, one more hidden line may be written out rewritten.
         let shown = self

@@ -586,3 +586,14 @@ fn the_file_s_line_a_rewritten_search_line_was_read_as_goes_too() {
     c.misread = vec![("Scans offset.", "Scans offset9.")];
     assert_eq!(c.run(), Ok(()));
 }
+
+#[test]
+fn a_rewrite_stands_for_its_own_line_only() {
+    let start = "def doc_options_start ( self , help_command , * * kwargs ) :";
+    let start_next = "def doc_options_start ( self , help_command_next , * * kwargs ) :";
+    // The closest pair is taken: `start_next` is the rewrite of `start`,
+    // and only `pass` is left to write out a hidden line.
+    assert_eq!(not_rewrites(&[start], &["pass", start_next]), vec!["pass"]);
+    // A line removed with no look-alike added leaves every added line free.
+    assert_eq!(not_rewrites(&["x = 1"], &["pass"]), vec!["pass"]);
+}
