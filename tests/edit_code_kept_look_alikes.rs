@@ -12,7 +12,7 @@
 #[path = "edit_outcome/mod.rs"]
 mod edit_outcome;
 
-use edit_outcome::{made_as_meant_or_refused, run};
+use edit_outcome::{Case, made_as_meant_or_refused, run};
 use proptest::prelude::*;
 
 /// The commands of a transcript, each with the mark that sets its option.
@@ -24,15 +24,6 @@ const COMMANDS: [&str; 6] = [
     "$ {tool} -n={value}",
     "$ {tool} -n{value}",
 ];
-
-/// One case: the file, the search, new_content, and the file as intended.
-#[derive(Debug, Clone)]
-struct Case {
-    file: String,
-    search: String,
-    new: String,
-    want: String,
-}
 
 /// The lines of block `k`: the command, its output, a blank line.
 fn block(k: usize, tool: &str, value: &str) -> [String; 3] {
@@ -121,11 +112,7 @@ prop_compose! {
 
 #[test]
 fn a_kept_line_is_not_the_look_alike_new_content_also_has() {
-    let made = run(400, case(), |c| {
-        Ok(made_as_meant_or_refused(
-            &c.file, &c.search, &c.new, &c.want,
-        ))
-    });
+    let made = run(400, case(), |c| Ok(c.made_as_meant_or_refused()));
     println!("made {made} of 400");
 }
 

@@ -11,20 +11,11 @@
 #[path = "edit_outcome/mod.rs"]
 mod edit_outcome;
 
-use edit_outcome::{apply, intended_or_refused, made_as_meant_or_refused, made_at_least};
+use edit_outcome::{Case, apply, intended_or_refused, made_at_least};
 use proptest::prelude::*;
 
 /// Texts a view may put before every line.
 const PREFIXES: [&str; 5] = [" ", "  ", "   ", "\t", " \t"];
-
-/// One case: the file, the search, new_content, and the file as intended.
-#[derive(Debug, Clone)]
-struct Case {
-    file: String,
-    search: String,
-    new: String,
-    want: String,
-}
 
 fn line(depth: usize, k: usize, tabs: bool, name: &str) -> String {
     let unit = if tabs { "\t" } else { "    " };
@@ -113,9 +104,7 @@ fn a_prefix_before_every_line_is_taken_off_as_text_or_the_edit_refused() {
     // refusing everything from passing.
     made_at_least(600, 300, case(), |c| {
         let Some(c) = c else { return Ok(false) };
-        Ok(made_as_meant_or_refused(
-            &c.file, &c.search, &c.new, &c.want,
-        ))
+        Ok(c.made_as_meant_or_refused())
     });
 }
 

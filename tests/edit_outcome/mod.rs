@@ -28,6 +28,22 @@ pub fn made_as_meant_or_refused(file: &str, search: &str, new: &str, want: &str)
     made
 }
 
+/// One case: the file, the search, new_content, and the file as intended.
+#[derive(Debug, Clone)]
+pub struct Case {
+    pub file: String,
+    pub search: String,
+    pub new: String,
+    pub want: String,
+}
+
+impl Case {
+    /// [`made_as_meant_or_refused`] on this case.
+    pub fn made_as_meant_or_refused(&self) -> bool {
+        made_as_meant_or_refused(&self.file, &self.search, &self.new, &self.want)
+    }
+}
+
 /// The line ranges (first, last) an ambiguous refusal offers, in order.
 pub fn candidate_lines(candidates: &[Candidate]) -> Vec<(usize, usize)> {
     candidates
