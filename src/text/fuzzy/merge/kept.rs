@@ -6,6 +6,7 @@
 
 use super::super::costs::COSTS;
 use super::super::likeness::Likeness;
+use super::super::normalize::canonical;
 use super::{Clash, Contradiction, Ours, Sides};
 
 impl Sides<'_, '_> {
@@ -83,11 +84,21 @@ impl Sides<'_, '_> {
         // has it: the caller showed that line (beside this one, a line shown
         // twice), not this one stale. A line the file has in several places
         // (`limits:`, `else:`) tells no place; and where the file's line
-        // still has all of the caller's, in order (a comment added since),
-        // nothing the caller remembers is gone.
+        // still has all of the caller's words whole, in order (a comment
+        // added since), nothing the caller remembers is gone. Words, not
+        // tokens: a character glued onto a word makes another one (`b"."` is
+        // not the caller's `"."`, though it holds its tokens).
         let key = &self.base[s].key;
-        let mut on_line = self.file[f].key.split(' ');
-        let all_still_there = key.split(' ').all(|t| on_line.any(|x| x == t));
+        let spaced = |raw: &'_ str| -> Vec<String> {
+            raw.split_whitespace()
+                .map(|w| canonical(w).into_owned())
+                .collect()
+        };
+        let theirs_words = spaced(self.file[f].raw);
+        let mut on_line = theirs_words.iter();
+        let all_still_there = spaced(self.base[s].raw)
+            .iter()
+            .all(|w| on_line.any(|x| x == w));
         let mut copies = (0..self.file.len()).filter(|&k| k != f && self.file[k].key == *key);
         if !all_still_there && let (Some(k), None) = (copies.next(), copies.next()) {
             return Some(self.file[k].raw.trim().to_string());
