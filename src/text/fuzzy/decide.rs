@@ -9,9 +9,9 @@
 //! copy of a search line the winner could not pair as it is. How many lines
 //! a search hides, or how a place was found, is never evidence: the cost
 //! of the alignment is, and so are how many of the search's lines a place
-//! reads byte for byte and how many lines it reads as lost or gained since
-//! the caller read the file; a place ahead on any of them is not clearly
-//! worse.
+//! reads byte for byte, how many lines it reads as lost or gained since
+//! the caller read the file, and whether it reads them at the caller's own
+//! depth; a place ahead on any of them is not clearly worse.
 
 use super::align::Step;
 use super::costs::COSTS;
@@ -157,18 +157,22 @@ fn reads_more_literally(
 }
 
 /// Whether `best` reads a line as lost or gained since the caller read the
-/// file, and `p` reads no more lines as lost, gained or differing: a
-/// rival however its cost compares, as long as it fits the threshold with
-/// each line it reads as lost priced as a gained line is. A lost line costs
-/// its length, and the length of a line says nothing of which block the
-/// caller read: a copy of the caller's block that gained a line since is
-/// cheaper than the caller's own block that lost a long one, yet each is
-/// one line away from what the caller shows. Lost and differing lines count
-/// together: a line lost at the block's edge is as well read as paired with
-/// the unlike line beside it (`fn mine() {`), and which of the two the
-/// alignment takes says nothing of the block. Beyond the threshold even so
-/// (two `}` paired, the search's one distinctive line lost), it is no
-/// reading of the caller's block.
+/// file, or reads the search at another depth than the caller's, and `p`
+/// reads no more events of drift: a rival however its cost compares, as
+/// long as it fits the threshold with each line it reads as lost priced as
+/// a gained line is. A lost line costs its length, and the length of a line
+/// says nothing of which block the caller read: a copy of the caller's
+/// block that gained a line since is cheaper than the caller's own block
+/// that lost a long one, yet each is one line away from what the caller
+/// shows. Lost and differing lines count together: a line lost at the
+/// block's edge is as well read as paired with the unlike line beside it
+/// (`fn mine() {`), and which of the two the alignment takes says nothing
+/// of the block. A shifted frame costs nothing, since a caller may send its
+/// block shifted whole, yet it is an event of drift as a changed line is:
+/// the caller's block at the search's own depth, one line changed since,
+/// is as near as a twin one level away that reads every line as sent. Beyond
+/// the threshold even so (two `}` paired, the search's one distinctive line
+/// lost), it is no reading of the caller's block.
 fn drifts_no_more(
     best: &Place,
     best_drift: Drift,
@@ -176,11 +180,18 @@ fn drifts_no_more(
     drift: &impl Fn(&Place) -> Drift,
     threshold: f64,
 ) -> bool {
-    if best_drift.unpaired == 0 || p.reading != best.reading {
+    if p.reading != best.reading {
+        return false;
+    }
+    let lines = |d: Drift| d.unpaired + d.differing;
+    // The frame counts only where `p` reads the caller's own depth: counted
+    // for both, it would take from what a shifted rival may drift.
+    let shifted = usize::from(best.offset != 0 && p.offset == 0);
+    if best_drift.unpaired == 0 && shifted == 0 {
         return false;
     }
     let d = drift(p);
-    d.unpaired + d.differing <= best_drift.unpaired + best_drift.differing
+    lines(d) <= lines(best_drift) + shifted
         && p.alignment.edits.saturating_sub(d.lengths) <= COSTS.budget(threshold, p.weight)
 }
 
