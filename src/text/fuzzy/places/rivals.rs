@@ -4,6 +4,8 @@
 //! [`super::super::decide`] applies the best place only when it is clearly
 //! cheaper than every disjoint rival.
 
+use std::ops::Range;
+
 use super::{Place, Prepared};
 use crate::text::fuzzy::align::Step;
 use crate::text::fuzzy::context::Ctx;
@@ -53,6 +55,57 @@ impl Prepared<'_> {
                 continue;
             }
             out.push(self.weighed(ctx, best.reading, a, best.window.clone(), best.offset));
+        }
+        for window in self.edges_across_gains(ctx, best, &written_out) {
+            if let Some(a) = problem.align(window, best.offset)
+                && a.steps != best.alignment.steps
+            {
+                out.push(self.weighed(ctx, best.reading, a, best.window.clone(), best.offset));
+            }
+        }
+        out
+    }
+
+    /// Windows that end (start) before the file lines `place` reads as gained
+    /// between the search's last (first) two lines of text: the edge line
+    /// paired across lines gained since is as well read as a line lost
+    /// since, and the gained lines as lines past the place. A line the
+    /// caller repeats by a slip (`codec = codec` twice) pairs with the next
+    /// block's copy of it as readily as it is read as lost, and which of the
+    /// two the cost takes says nothing of where the caller's block ends.
+    fn edges_across_gains(
+        &self,
+        ctx: &Ctx<'_, '_>,
+        place: &Place,
+        written_out: &[Option<u32>],
+    ) -> Vec<Range<usize>> {
+        let steps = &place.alignment.steps;
+        let text_pairs: Vec<usize> = (0..steps.len())
+            .filter(|&k| matches!(steps[k], Step::Pair { s, .. } if !self.search[s].is_blank()))
+            .collect();
+        let gained = |step: &Step| match *step {
+            Step::FileOnly { f } if !ctx.file[f].is_blank() && written_out[f].is_none() => Some(f),
+            _ => None,
+        };
+        let gap = |a: usize, b: usize| {
+            let between = &steps[a + 1..b];
+            let hides = between.iter().any(|s| matches!(s, Step::Hidden { .. }));
+            let gains: Vec<usize> = between.iter().filter_map(gained).collect();
+            if hides { Vec::new() } else { gains }
+        };
+        let mut out = Vec::new();
+        let [first, second, ..] = text_pairs[..] else {
+            return out;
+        };
+        let window = &place.window;
+        if let Some(&last_gain) = gap(first, second).last() {
+            out.push(last_gain + 1..window.end);
+        }
+        let [.., before_last, last] = text_pairs[..] else {
+            return out;
+        };
+        if let Some(&first_gain) = gap(before_last, last).first() {
+            out.push(window.start..first_gain);
         }
         out
     }
