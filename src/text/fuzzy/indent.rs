@@ -121,6 +121,18 @@ pub(crate) fn step(widths: impl Iterator<Item = usize> + Clone) -> usize {
     unit(widths)
 }
 
+/// [`step`], read only where three widths or more differ. One difference
+/// shows a distance, not a step: a file with lines at 0 and 8 has levels
+/// of 4 as well as of 8, and rescaling the caller's lines to a guessed step
+/// indents them twice over. (The caller's own step may be one distance: it
+/// is the caller's, and the file's step is what it is mapped to.)
+pub(crate) fn shown_step(widths: impl Iterator<Item = usize> + Clone) -> usize {
+    let mut levels: Vec<usize> = widths.clone().collect();
+    levels.sort_unstable();
+    levels.dedup();
+    if levels.len() < 3 { 0 } else { unit(widths) }
+}
+
 fn gcd(a: usize, b: usize) -> usize {
     if b == 0 { a } else { gcd(b, a % b) }
 }

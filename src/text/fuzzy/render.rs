@@ -4,7 +4,7 @@
 
 use std::ops::Range;
 
-use super::indent::{Hints, IndentMap, step};
+use super::indent::{Hints, IndentMap, shown_step, step};
 use super::merge::{Anchor, Merged, Out};
 use super::rows::Row;
 use crate::text::lines::{Eol, LineIndex};
@@ -88,7 +88,10 @@ impl Region<'_, '_> {
         let lo = self.lines.start.saturating_sub(AROUND);
         let hi = (self.lines.end + AROUND).min(self.file.len());
         let file = widths(&mut self.file[lo..hi].iter());
-        let (c, f) = (step(caller.iter().copied()), step(file.iter().copied()));
+        let (c, f) = (
+            step(caller.iter().copied()),
+            shown_step(file.iter().copied()),
+        );
         (c > 0 && f > 0).then_some((c, f))
     }
 
