@@ -1,5 +1,6 @@
 //! The rivals of the best place: other readings of the same lines (a line
-//! paired with its copy instead, markers hiding the most lines) and places
+//! paired with its copy instead, markers hiding the most lines, an edge line
+//! read as lost rather than paired across lines gained since) and places
 //! around the file's other copies of lines the best place could not pair.
 //! [`super::super::decide`] applies the best place only when it is clearly
 //! cheaper than every disjoint rival.
