@@ -2,10 +2,12 @@
 //! viewer line numbers, JSON and HTML round trips, wrapped and truncated
 //! lines, renamed names, swapped or repeated lines, a file that moved on, a
 //! block gone while a look-alike stays. Prints per kind how many edits were
-//! applied exactly, refused, or made wrong, and lists every wrong edit.
+//! applied exactly, refused, or made wrong, and how many were made to a near
+//! copy of the search that the file already held (neither right nor wrong:
+//! see `Case::near_copies`), and lists every wrong and near-copy edit.
 //!
 //! `cargo bench --bench edit_code_unseen -- [per_kind] [seed]` (default 100
-//! per kind, seed 1). `UNSEEN_DUMP=<folder>` writes each wrong case there (with
+//! per kind, seed 1). `UNSEEN_DUMP=<folder>` writes each wrong or near-copy case there (with
 //! `UNSEEN_DUMP_REFUSED=1`, each refused one too);
 //! `UNSEEN_NOTES=1` also lists the refusals.
 
@@ -44,8 +46,8 @@ fn main() {
         cases.len()
     );
     println!(
-        "{:<22} {:>6} {:>8} {:>8} {:>6}",
-        "kind", "cases", "right", "refused", "wrong"
+        "{:<22} {:>6} {:>8} {:>8} {:>6} {:>10}",
+        "kind", "cases", "right", "refused", "wrong", "near copy"
     );
     let mut all = corpus::Tally::default();
     for kind in unseen::KINDS {
@@ -53,21 +55,23 @@ fn main() {
             continue;
         };
         println!(
-            "{:<22} {:>6} {:>8} {:>8} {:>6}",
-            kind, t.cases, t.correct, t.refused, t.wrong
+            "{:<22} {:>6} {:>8} {:>8} {:>6} {:>10}",
+            kind, t.cases, t.correct, t.refused, t.wrong, t.near_copy
         );
         all.cases += t.cases;
         all.correct += t.correct;
         all.refused += t.refused;
         all.wrong += t.wrong;
+        all.near_copy += t.near_copy;
     }
     println!(
-        "{:<22} {:>6} {:>8} {:>8} {:>6}   ({:.1} % right, {:.2} % wrong)",
+        "{:<22} {:>6} {:>8} {:>8} {:>6} {:>10}   ({:.1} % right, {:.2} % wrong)",
         "all",
         all.cases,
         all.correct,
         all.refused,
         all.wrong,
+        all.near_copy,
         100.0 * all.correct as f64 / all.cases.max(1) as f64,
         100.0 * all.wrong as f64 / all.cases.max(1) as f64
     );
@@ -79,11 +83,12 @@ fn main() {
     for (n, verdict) in &notes {
         let case = &cases[*n];
         let wrong = matches!(verdict, corpus::Verdict::Wrong(_));
-        if wrong || refusals_too {
+        let near = matches!(verdict, corpus::Verdict::NearCopy(_));
+        if wrong || near || refusals_too {
             println!("\n#{n} {} [{}]: {verdict:?}", case.id, case.kind);
         }
         let refused = matches!(verdict, corpus::Verdict::Refused(_));
-        if let (true, Some(dir)) = (wrong || (refused && dump_refused), &dump) {
+        if let (true, Some(dir)) = (wrong || near || (refused && dump_refused), &dump) {
             let d = dir.join(n.to_string());
             std::fs::create_dir_all(&d).expect("the dump folder can be made");
             let got = corpus::real::outcome_of(&case.file, &case.search, &case.new, case.lang)

@@ -685,6 +685,7 @@ fn count(t: &mut Tally, verdict: &Verdict) {
         Verdict::Correct => t.correct += 1,
         Verdict::Refused(_) => t.refused += 1,
         Verdict::Wrong(_) => t.wrong += 1,
+        Verdict::NearCopy(_) => t.near_copy += 1,
     }
 }
 

@@ -13,6 +13,7 @@
 //! wrong edit), or a refusal alone where any write would be wrong.
 
 use std::collections::BTreeMap;
+use std::ops::Range;
 use std::path::PathBuf;
 
 use super::drift::{added_line, names, rename};
@@ -55,6 +56,13 @@ pub struct Case {
     pub new: String,
     /// The file the intended edit makes, or `None` where only a refusal is right.
     pub expect: Option<String>,
+    /// Lines (0-based, end excluded) of other blocks that the file held
+    /// before it moved on and that read the search up to one line gained,
+    /// lost or changed. An edit made within one of them and nowhere else is
+    /// what the contract asks of a file that gained, lost or changed a line
+    /// since the caller read it, so it is counted apart, neither right nor
+    /// wrong.
+    pub near_copies: Vec<Range<usize>>,
 }
 
 /// Which line a view's line stands for.
@@ -316,6 +324,7 @@ fn make(kind: &'static str, name: &str, lang: Lang, text: &str, rng: &mut Rng) -
     let mut new = edit.intended.clone();
     let mut file = edit.text();
     let mut expect = Some(edit.expect());
+    let mut copies = Vec::new();
     let (a, b) = (edit.a, edit.b);
     let lines = &edit.doc.lines;
 
@@ -444,6 +453,7 @@ fn make(kind: &'static str, name: &str, lang: Lang, text: &str, rng: &mut Rng) -
             if renamed < 2 {
                 return None;
             }
+            copies = near_copies(lines, a, b);
             let mut doc_lines = lines.clone();
             doc_lines.splice(a..b, sibling);
             file = doc_lines
@@ -754,7 +764,80 @@ fn make(kind: &'static str, name: &str, lang: Lang, text: &str, rng: &mut Rng) -
         search: search_text,
         new: new_text,
         expect,
+        near_copies: copies,
     })
+}
+
+/// The other blocks of `lines`, away from `a..b`, that read `lines[a..b]`
+/// up to one line gained, lost or changed (spaces at the ends aside), with
+/// at least two lines of text read alike: the lines each spans, overlapping
+/// readings of one block (with the line gained, or changed, or lost) merged.
+pub fn near_copies(lines: &[String], a: usize, b: usize) -> Vec<Range<usize>> {
+    let block: Vec<&str> = lines[a..b].iter().map(|l| l.trim()).collect();
+    let n = block.len();
+    let mut found: Vec<Range<usize>> = Vec::new();
+    for len in [n.saturating_sub(1), n, n + 1] {
+        for start in 0..=lines.len().saturating_sub(len) {
+            let end = start + len;
+            if len == 0 || (end > a && start < b) {
+                continue;
+            }
+            let window: Vec<&str> = lines[start..end].iter().map(|l| l.trim()).collect();
+            if one_line_apart(&block, &window) {
+                found.push(start..end);
+            }
+        }
+    }
+    found.sort_by_key(|r| r.start);
+    let mut spans: Vec<Range<usize>> = Vec::new();
+    for r in found {
+        match spans.last_mut() {
+            Some(last) if r.start < last.end => last.end = last.end.max(r.end),
+            _ => spans.push(r),
+        }
+    }
+    spans
+}
+
+/// Whether `x` and `y` differ in at most one line on each side, and share
+/// at least two lines of text, a changed line counted where it differs by a
+/// slip (two characters at most) rather than by its words.
+fn one_line_apart(x: &[&str], y: &[&str]) -> bool {
+    let head = x.iter().zip(y).take_while(|(p, q)| p == q).count();
+    let tail = x[head..]
+        .iter()
+        .rev()
+        .zip(y[head..].iter().rev())
+        .take_while(|(p, q)| p == q)
+        .count();
+    let (lost, gained) = (x.len() - head - tail, y.len() - head - tail);
+    if lost > 1 || gained > 1 {
+        return false;
+    }
+    let slip = lost == 1
+        && gained == 1
+        && is_content(x[head])
+        && rapidfuzz::distance::levenshtein::distance(x[head].chars(), y[head].chars()) <= 2;
+    let shared = x[..head]
+        .iter()
+        .chain(&x[x.len() - tail..])
+        .filter(|l| is_content(l))
+        .count();
+    shared + usize::from(slip) >= 2
+}
+
+/// Whether every line `got` changes in `file` lies within `lines`.
+pub fn changes_within(file: &str, got: &str, lines: &Range<usize>) -> bool {
+    let f: Vec<&str> = file.split('\n').collect();
+    let g: Vec<&str> = got.split('\n').collect();
+    let head = f.iter().zip(&g).take_while(|(p, q)| p == q).count();
+    let tail = f[head..]
+        .iter()
+        .rev()
+        .zip(g[head..].iter().rev())
+        .take_while(|(p, q)| p == q)
+        .count();
+    head >= lines.start && f.len() - tail <= lines.end
 }
 
 /// `per_kind` cases of every kind from `files`, with `seed`.
@@ -800,6 +883,24 @@ pub fn evaluate(case: &Case) -> Verdict {
     let got = super::real::outcome_of(&case.file, &case.search, &case.new, case.lang);
     match (&case.expect, got) {
         (None, Err(_)) => Verdict::Correct,
+        (None, Ok(got))
+            if case
+                .near_copies
+                .iter()
+                .any(|r| changes_within(&case.file, &got, r)) =>
+        {
+            let r = case
+                .near_copies
+                .iter()
+                .find(|r| changes_within(&case.file, &got, r))
+                .cloned()
+                .unwrap_or_default();
+            Verdict::NearCopy(format!(
+                "edited the block at lines {}-{}, which reads the search up to one line",
+                r.start + 1,
+                r.end
+            ))
+        }
         (None, Ok(_)) => Verdict::Wrong("applied an edit that had to be refused".into()),
         (Some(want), Ok(got)) if got == *want => Verdict::Correct,
         (Some(want), Ok(got)) => Verdict::Wrong(first_difference(want, &got)),
@@ -819,6 +920,7 @@ pub fn run(cases: &[Case]) -> (BTreeMap<&'static str, Tally>, Vec<(usize, Verdic
             Verdict::Correct => t.correct += 1,
             Verdict::Refused(_) => t.refused += 1,
             Verdict::Wrong(_) => t.wrong += 1,
+            Verdict::NearCopy(_) => t.near_copy += 1,
         }
         if verdict != Verdict::Correct {
             notes.push((n, verdict));

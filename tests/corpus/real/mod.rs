@@ -172,6 +172,7 @@ pub fn run(cases: &[Case]) -> (BTreeMap<Kind, Tally>, Vec<(String, Verdict)>) {
             Verdict::Correct => t.correct += 1,
             Verdict::Refused(_) => t.refused += 1,
             Verdict::Wrong(_) => t.wrong += 1,
+            Verdict::NearCopy(_) => t.near_copy += 1,
         }
         if verdict != Verdict::Correct {
             notes.push((case.id.clone(), verdict));
