@@ -108,8 +108,9 @@ fn render(lines: &[View], frame: Frame, dedent: usize, tabs: bool) -> String {
 }
 
 proptest! {
+    // `PROPTEST_CASES=N` runs N cases instead (a soak).
     #![proptest_config(ProptestConfig {
-        cases: 500,
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(500),
         max_global_rejects: 100_000,
         ..ProptestConfig::default()
     })]

@@ -113,6 +113,13 @@ pub(crate) struct Hints<'a> {
     /// The indentation of every non-blank line of the search and of the new
     /// content, to tell a prefix the caller's frame puts before every line.
     pub caller: &'a [&'a str],
+    /// The indentation of every non-blank line of the search, paired or
+    /// not: the caller's frame, to tell whether new_content was written in
+    /// the file's instead. (Empty: the paired lines' are used.)
+    pub search: &'a [&'a str],
+    /// The indentation of the file's non-blank lines around the block: its
+    /// style (tabs or spaces) where the block's own lines show none.
+    pub around: &'a [&'a str],
 }
 
 /// The step between the indentation widths `widths`: their greatest common
@@ -164,7 +171,9 @@ impl IndentMap {
     /// Learns the mapping from `(caller indent, disk indent)` pairs of matched
     /// lines. `block` holds the indentation of every line of the disk block,
     /// to tell whether it is indented with tabs or spaces; `new` that of every
-    /// non-blank line of the new content.
+    /// non-blank line of the new content. (The matcher always has hints;
+    /// the tests build maps from pairs alone.)
+    #[cfg(test)]
     pub(crate) fn new<'a>(
         pairs: &[(&'a str, &'a str)],
         block: &[&'a str],
@@ -242,11 +251,17 @@ impl IndentMap {
         // One pair shows no scale: a prefix only it shows is text only
         // where the caller's steps are the file's.
         let prefix = Prefix::of(pairs, hints.caller, num == den);
-        // A block with no indented line shows no style: the new lines' own
-        // (past the caller's frame) is kept rather than guessed.
+        // A block with no indented line shows no style: the file's around
+        // it does (a tab-indented file whose block is its top-level lines),
+        // and where none does either, the new lines' own (past the caller's
+        // frame) is kept rather than guessed.
         let (block_tabs, block_spaces) = (starting(block, '\t'), starting(block, ' '));
+        let (around_tabs, around_spaces) =
+            (starting(hints.around, '\t'), starting(hints.around, ' '));
         let tabs = if block_tabs + block_spaces > 0 {
             block_tabs > block_spaces
+        } else if around_tabs + around_spaces > 0 {
+            around_tabs > around_spaces
         } else {
             let own: Vec<&str> = new
                 .iter()
@@ -255,7 +270,15 @@ impl IndentMap {
             starting(&own, '\t') > starting(&own, ' ')
         };
         let min_width = |indents: &mut dyn Iterator<Item = &str>| indents.map(&width).min();
-        let search_min = min_width(&mut pairs.iter().map(|(s, _)| *s));
+        // The whole search's frame: where the lines it pairs are only its
+        // deeper ones (its first line stale, say), their least width is no
+        // frame, and new_content at the search's own least width would read
+        // as written in the file's.
+        let search_min = if hints.search.is_empty() {
+            min_width(&mut pairs.iter().map(|(s, _)| *s))
+        } else {
+            min_width(&mut hints.search.iter().copied())
+        };
         let disk_min = min_width(&mut block.iter().copied());
         let new_min = min_width(&mut new.iter().copied());
         let in_disk_frame = file_frame
@@ -266,7 +289,11 @@ impl IndentMap {
             // read of the file, say): shifting it by the search's offset
             // would indent it twice. It keeps its widths, in the block's style.
             let same: Vec<(&str, &str)> = block.iter().map(|d| (*d, *d)).collect();
-            let mut map = IndentMap::new(&same, block, &[]);
+            let around = Hints {
+                around: hints.around,
+                ..Hints::default()
+            };
+            let mut map = IndentMap::with_frame(&same, block, &[], around);
             map.identity = map.identity && new.iter().all(|i| same_style(i, tabs, tab, block));
             map.ignore_pairing = true;
             return map;
@@ -410,6 +437,38 @@ mod tests {
         );
         assert_eq!(map.map("    ", None), "        ");
         assert_eq!(map.map("        ", None), "            ");
+    }
+
+    #[test]
+    fn a_block_of_top_level_lines_takes_the_style_of_the_file_around_it() {
+        // The block's lines are all at the top level; the file around it
+        // indents with tabs, and the caller adds a line one level in.
+        let around = ["", "\t", "\t\t"];
+        let hints = Hints {
+            around: &around,
+            ..Hints::default()
+        };
+        let map = IndentMap::with_frame(&[("", "")], &[""], &["", "    "], hints);
+        assert_eq!(map.map("    ", None), "\t");
+        // Where nothing around shows a style either, the caller's stays.
+        let map = IndentMap::new(&[("", "")], &[""], &["", "    "]);
+        assert_eq!(map.map("    ", None), "    ");
+    }
+
+    #[test]
+    fn the_search_s_frame_is_read_from_all_its_lines_not_only_the_paired() {
+        // One space before every caller line; the first search line is
+        // stale, so only the deeper one pairs. `" \t"` is as wide as `"\t"`,
+        // yet new_content is in the caller's frame, not the file's.
+        let caller = [" \t", " \t\t", " \t", " \t\t"];
+        let hints = Hints {
+            caller: &caller,
+            search: &caller[..2],
+            ..Hints::default()
+        };
+        let map = IndentMap::with_frame(&[(" \t\t", "\t\t")], &["\t", "\t\t"], &caller[2..], hints);
+        assert_eq!(map.map(" \t\t", None), "\t\t");
+        assert_eq!(map.map(" \t", None), "\t");
     }
 
     #[test]

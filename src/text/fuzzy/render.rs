@@ -31,7 +31,7 @@ pub(crate) struct Region<'a, 't> {
     pub pairs: &'a [(usize, usize)],
 }
 
-impl Region<'_, '_> {
+impl<'a, 't> Region<'a, 't> {
     /// The ending most lines of the region use, or the file's own.
     fn eol(&self) -> Eol {
         let (mut lf, mut crlf) = (0, 0);
@@ -80,19 +80,25 @@ impl Region<'_, '_> {
     /// The indentation steps of the caller's texts and of the file around
     /// the region.
     fn units(&self) -> Option<(usize, usize)> {
-        const AROUND: usize = 100;
         let widths = |rows: &mut dyn Iterator<Item = &Row<'_>>| -> Vec<usize> {
             rows.filter(|r| !r.is_blank()).map(|r| r.width).collect()
         };
         let caller = widths(&mut self.base.iter().chain(self.theirs.iter()));
-        let lo = self.lines.start.saturating_sub(AROUND);
-        let hi = (self.lines.end + AROUND).min(self.file.len());
-        let file = widths(&mut self.file[lo..hi].iter());
+        let file = widths(&mut self.around().iter());
         let (c, f) = (
             step(caller.iter().copied()),
             shown_step(file.iter().copied()),
         );
         (c > 0 && f > 0).then_some((c, f))
+    }
+
+    /// The file's lines around the region, where its usual indentation is
+    /// read.
+    fn around(&self) -> &'a [Row<'t>] {
+        const AROUND: usize = 100;
+        let lo = self.lines.start.saturating_sub(AROUND);
+        let hi = (self.lines.end + AROUND).min(self.file.len());
+        &self.file[lo..hi]
     }
 
     fn indent_map(&self, merged: &Merged) -> IndentMap {
@@ -132,10 +138,24 @@ impl Region<'_, '_> {
             .filter(|r| !r.is_blank())
             .map(|r| r.indent)
             .collect();
+        let search: Vec<&str> = self
+            .base
+            .iter()
+            .filter(|r| !r.is_blank())
+            .map(|r| r.indent)
+            .collect();
+        let around: Vec<&str> = self
+            .around()
+            .iter()
+            .filter(|r| !r.is_blank())
+            .map(|r| r.indent)
+            .collect();
         let hints = Hints {
             file_frame: self.new_in_file_frame(merged),
             units: self.units(),
             caller: &caller,
+            search: &search,
+            around: &around,
         };
         IndentMap::with_frame(&pairs, &block, &new, hints)
     }
