@@ -799,10 +799,8 @@ pub fn near_copies(lines: &[String], a: usize, b: usize) -> Vec<Range<usize>> {
     spans
 }
 
-/// Whether `x` and `y` differ in at most one line on each side, and share
-/// at least two lines of text, a changed line counted where it differs by a
-/// slip (two characters at most) rather than by its words.
-fn one_line_apart(x: &[&str], y: &[&str]) -> bool {
+/// How many lines `x` and `y` share at their start, and then at their end.
+fn same_ends(x: &[&str], y: &[&str]) -> (usize, usize) {
     let head = x.iter().zip(y).take_while(|(p, q)| p == q).count();
     let tail = x[head..]
         .iter()
@@ -810,6 +808,14 @@ fn one_line_apart(x: &[&str], y: &[&str]) -> bool {
         .zip(y[head..].iter().rev())
         .take_while(|(p, q)| p == q)
         .count();
+    (head, tail)
+}
+
+/// Whether `x` and `y` differ in at most one line on each side, and share
+/// at least two lines of text, a changed line counted where it differs by a
+/// slip (two characters at most) rather than by its words.
+fn one_line_apart(x: &[&str], y: &[&str]) -> bool {
+    let (head, tail) = same_ends(x, y);
     let (lost, gained) = (x.len() - head - tail, y.len() - head - tail);
     if lost > 1 || gained > 1 {
         return false;
@@ -830,13 +836,7 @@ fn one_line_apart(x: &[&str], y: &[&str]) -> bool {
 pub fn changes_within(file: &str, got: &str, lines: &Range<usize>) -> bool {
     let f: Vec<&str> = file.split('\n').collect();
     let g: Vec<&str> = got.split('\n').collect();
-    let head = f.iter().zip(&g).take_while(|(p, q)| p == q).count();
-    let tail = f[head..]
-        .iter()
-        .rev()
-        .zip(g[head..].iter().rev())
-        .take_while(|(p, q)| p == q)
-        .count();
+    let (head, tail) = same_ends(&f, &g);
     head >= lines.start && f.len() - tail <= lines.end
 }
 
