@@ -339,6 +339,15 @@ impl Sides<'_, '_> {
             (s0, t0, f0) = (s + 1, t + 1, r.end);
         }
         self.judge_kept(&kept_differ, &ours, &theirs_of)?;
+        // A line the caller kept from the search that the file lacks is no
+        // line the caller adds, whichever way the chunk was merged: of two
+        // readings that cost the same, one may put it in a chunk where the
+        // caller writes hidden lines out, and it must not reach the file
+        // there either.
+        merged.out.retain(|o| match *o {
+            Out::New { t, anchor: None } => base_of[t].is_none_or(|s| ours[s] != Ours::Missing),
+            _ => true,
+        });
         // Blank lines taken from the file in a run keep their order there.
         let mut k = 0;
         while k < merged.out.len() {
