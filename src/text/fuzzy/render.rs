@@ -6,6 +6,7 @@ use std::ops::Range;
 
 use super::indent::{Hints, IndentMap, shown_step, step};
 use super::merge::{Anchor, Merged, Out};
+use super::normalize::width;
 use super::rows::Row;
 use crate::text::lines::{Eol, LineIndex};
 
@@ -78,13 +79,31 @@ impl<'a, 't> Region<'a, 't> {
     }
 
     /// The indentation steps of the caller's texts and of the file around
-    /// the region.
+    /// the region. The caller's is read inside its frame (the indentation
+    /// every line of its texts begins with): a tab after a frame of two
+    /// spaces reaches the tab stop two columns on, and read with the frame
+    /// it makes the step look like two columns.
     fn units(&self) -> Option<(usize, usize)> {
-        let widths = |rows: &mut dyn Iterator<Item = &Row<'_>>| -> Vec<usize> {
-            rows.filter(|r| !r.is_blank()).map(|r| r.width).collect()
-        };
-        let caller = widths(&mut self.base.iter().chain(self.theirs.iter()));
-        let file = widths(&mut self.around().iter());
+        let indents: Vec<&str> = self
+            .base
+            .iter()
+            .chain(self.theirs.iter())
+            .filter(|r| !r.is_blank())
+            .map(|r| r.indent)
+            .collect();
+        let frame = indents
+            .iter()
+            .fold(indents.first().copied().unwrap_or(""), |p, i| {
+                let common = p.chars().zip(i.chars()).take_while(|(a, b)| a == b).count();
+                &p[..p.char_indices().nth(common).map_or(p.len(), |(k, _)| k)]
+            });
+        let caller: Vec<usize> = indents.iter().map(|i| width(&i[frame.len()..])).collect();
+        let file: Vec<usize> = self
+            .around()
+            .iter()
+            .filter(|r| !r.is_blank())
+            .map(|r| r.width)
+            .collect();
         let (c, f) = (
             step(caller.iter().copied()),
             shown_step(file.iter().copied()),
