@@ -83,14 +83,7 @@ impl<'a, 't> Region<'a, 't> {
     /// every line of its texts begins with): a tab after a frame of two
     /// spaces reaches the tab stop two columns on, and read with the frame
     /// it makes the step look like two columns.
-    fn units(&self) -> Option<(usize, usize)> {
-        let indents: Vec<&str> = self
-            .base
-            .iter()
-            .chain(self.theirs.iter())
-            .filter(|r| !r.is_blank())
-            .map(|r| r.indent)
-            .collect();
+    fn units(&self, indents: &[&str]) -> Option<(usize, usize)> {
         let frame = indents
             .iter()
             .fold(indents.first().copied().unwrap_or(""), |p, i| {
@@ -139,39 +132,14 @@ impl<'a, 't> Region<'a, 't> {
             .iter()
             .map(|&&(s, f)| (self.base[s].indent, self.file[f].indent))
             .collect();
-        let block: Vec<&str> = self.file[self.lines.clone()]
-            .iter()
-            .filter(|r| !r.is_blank())
-            .map(|r| r.indent)
-            .collect();
-        let new: Vec<&str> = self
-            .theirs
-            .iter()
-            .filter(|r| !r.is_blank())
-            .map(|r| r.indent)
-            .collect();
-        let caller: Vec<&str> = self
-            .base
-            .iter()
-            .chain(self.theirs.iter())
-            .filter(|r| !r.is_blank())
-            .map(|r| r.indent)
-            .collect();
-        let search: Vec<&str> = self
-            .base
-            .iter()
-            .filter(|r| !r.is_blank())
-            .map(|r| r.indent)
-            .collect();
-        let around: Vec<&str> = self
-            .around()
-            .iter()
-            .filter(|r| !r.is_blank())
-            .map(|r| r.indent)
-            .collect();
+        let block = indents(&self.file[self.lines.clone()]);
+        let new = indents(self.theirs);
+        let search = indents(self.base);
+        let caller: Vec<&str> = search.iter().chain(&new).copied().collect();
+        let around = indents(self.around());
         let hints = Hints {
             file_frame: self.new_in_file_frame(merged),
-            units: self.units(),
+            units: self.units(&caller),
             caller: &caller,
             search: &search,
             around: &around,
@@ -273,6 +241,14 @@ impl<'a, 't> Region<'a, 't> {
         }
         Rendered { range, text }
     }
+}
+
+/// The indentation of each line of `rows` with text.
+fn indents<'r>(rows: &[Row<'r>]) -> Vec<&'r str> {
+    rows.iter()
+        .filter(|r| !r.is_blank())
+        .map(|r| r.indent)
+        .collect()
 }
 
 /// The whitespace that ends `line`.
