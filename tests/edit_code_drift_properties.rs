@@ -107,13 +107,22 @@ fn render(lines: &[View], frame: Frame, dedent: usize, tabs: bool) -> String {
     out.join("\n")
 }
 
-proptest! {
-    // `PROPTEST_CASES=N` runs N cases instead (a soak).
-    #![proptest_config(ProptestConfig {
-        cases: std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(500),
-        max_global_rejects: 100_000,
+/// 500 cases, or `PROPTEST_CASES=N` for a soak; about one drawn case in three
+/// is rejected (no room for the drift), so the reject budget grows with N.
+fn soak_config() -> ProptestConfig {
+    let cases: u32 = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(500);
+    ProptestConfig {
+        cases,
+        max_global_rejects: cases.max(100_000),
         ..ProptestConfig::default()
-    })]
+    }
+}
+
+proptest! {
+    #![proptest_config(soak_config())]
 
     #[test]
     fn a_drifted_edit_is_made_as_meant_or_refused(
