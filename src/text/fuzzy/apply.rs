@@ -15,6 +15,10 @@ use super::rows::Row;
 use super::verify::{Check, Depths, Names, Spacing};
 use similar::Algorithm;
 
+/// Edge readings that pass over no line (see [`edges::Reading`]): neither
+/// a blank gap nor a line added among the lines written past the search.
+const NO_GAPS: (bool, bool) = (false, false);
+
 /// How a place was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Found {
@@ -35,7 +39,7 @@ pub(crate) fn edit(
 ) -> Result<PlannedEdit, Refusal> {
     // An exact search shows its edges as the file has them: only the lines
     // written out past it are read.
-    let fit = |diff, rewrites_alone, blank_gaps, end_copy| {
+    let fit = |diff, rewrites_alone, (blank_gaps, added_gaps), end_copy| {
         let blank_lines = found == Found::Tolerant;
         edges::fit(
             &prepared.search,
@@ -49,11 +53,12 @@ pub(crate) fn edit(
                 diff,
                 rewrites_alone,
                 blank_gaps,
+                added_gaps,
                 end_copy,
             },
         )
     };
-    let fitted = fit(Algorithm::Patience, false, false, None);
+    let fitted = fit(Algorithm::Patience, false, NO_GAPS, None);
     let made = edit_of(ctx, prepared, &fitted, found, score, adjustments.clone())?;
     // Which of new_content's lines go on past the search is read from a diff
     // of the caller's two texts, and a diff is a guess where lines repeat or
@@ -72,10 +77,20 @@ pub(crate) fn edit(
     // caller may have meant to change. When a rival reading takes in other
     // file lines and makes another edit, the caller's change has two
     // readings, and neither is chosen.
-    let mut rivals = vec![(fit(Algorithm::Myers, false, false, None), false)];
+    //
+    // A line of text new_content adds among the lines it writes out past
+    // the search ends them too, as often as the caller added it there: the
+    // run that goes on past it to the file's next lines (the blank line or
+    // `}` that closes the caller's block, written out once more) is a rival,
+    // for an exact search as for a tolerant one, since the search's bytes
+    // say nothing of where new_content stops.
+    let mut rivals = vec![
+        (fit(Algorithm::Myers, false, NO_GAPS, None), false),
+        (fit(Algorithm::Patience, false, (false, true), None), false),
+    ];
     if found == Found::Tolerant {
-        rivals.push((fit(Algorithm::Patience, true, false, None), false));
-        rivals.push((fit(Algorithm::Patience, false, true, None), true));
+        rivals.push((fit(Algorithm::Patience, true, NO_GAPS, None), false));
+        rivals.push((fit(Algorithm::Patience, false, (true, false), None), true));
     }
     let (firsts, lasts) = edges::end_copies(&prepared.search, &prepared.new);
     let unpaired = edges::rewrites_unpaired(&prepared.search, &prepared.new);
@@ -87,13 +102,15 @@ pub(crate) fn edit(
         rewritten
             .into_iter()
             .flatten()
-            .map(|c| (fit(Algorithm::Patience, false, false, Some(c)), false)),
+            .map(|c| (fit(Algorithm::Patience, false, NO_GAPS, Some(c)), false)),
     );
-    if firsts > 1 || lasts > 1 {
-        let copies = (0..firsts.min(COSTS.end_copies)).map(edges::EndCopy::First);
-        let copies = copies.chain((0..lasts.min(COSTS.end_copies)).map(edges::EndCopy::Last));
-        rivals.extend(copies.map(|c| (fit(Algorithm::Patience, false, false, Some(c)), false)));
-    }
+    // Every copy of an end line is a reading, its only copy too: the diff
+    // may pair the blank lines before (after) it with other blank lines of
+    // new_content, and so leave the lines between them inside the search
+    // as lines added, not written out before (after) it.
+    let copies = (0..firsts.min(COSTS.end_copies)).map(edges::EndCopy::First);
+    let copies = copies.chain((0..lasts.min(COSTS.end_copies)).map(edges::EndCopy::Last));
+    rivals.extend(copies.map(|c| (fit(Algorithm::Patience, false, NO_GAPS, Some(c)), false)));
     let made_text = std::cell::OnceCell::new();
     for (rival, even_refused) in rivals {
         if rival.alignment.region != fitted.alignment.region

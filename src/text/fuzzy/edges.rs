@@ -65,6 +65,13 @@ pub(crate) struct Reading {
     /// after a blank line the caller's copy gained or lost is the rival of
     /// the run that stops there (see [`shown`]).
     pub blank_gaps: bool,
+    /// Whether a line of `new_content` unlike the file's line it faces is
+    /// passed over in the lines written past the search, as a line the
+    /// caller adds among them, instead of ending them: the run of the
+    /// file's lines that new_content goes on to write out after it (the
+    /// blank line that closes the caller's block) is the rival of the run
+    /// that stops there and adds those lines a second time.
+    pub added_gaps: bool,
     /// Which copy in `new_content` of the search's first or last line that
     /// line is read as, instead of the one the diff pairs it with (see
     /// [`edge_inserts`]).
@@ -219,7 +226,11 @@ impl<'a> Fitted<'a> {
         let bk: Vec<String> = self.base.iter().map(as_written).collect();
         let tk: Vec<String> = self.theirs.iter().map(as_written).collect();
         let (head, tail) = edge_inserts(&bk, &tk, reading);
-        let (alone, gaps) = (reading.rewrites_alone, reading.blank_gaps);
+        let alone = reading.rewrites_alone;
+        let gaps = Gaps {
+            blank: reading.blank_gaps,
+            added: reading.added_gaps,
+        };
         let region = self.alignment.region.clone();
         // After the last line.
         if let Some(range) = tail {
@@ -384,13 +395,14 @@ fn common(a: &[String], b: &[String]) -> usize {
 /// alone are not enough: the blank-line rule decides those. Rewrites alone
 /// are a new line as often as the file's line changed: with
 /// `rewrites_alone` they are read as the file's lines, the rival reading.
-/// With `blank_gaps`, a blank line on one side facing a line of text on the
-/// other is passed over rather than ending the run.
+/// With `gaps.blank`, a blank line on one side facing a line of text on the
+/// other is passed over rather than ending the run; with `gaps.added`, so is
+/// a written line of text unlike the file's line it faces.
 fn shown<'r, 'a: 'r>(
     written: impl Iterator<Item = &'r Row<'a>>,
     file: impl Iterator<Item = &'r Row<'a>>,
     rewrites_alone: bool,
-    blank_gaps: bool,
+    gaps: Gaps,
 ) -> usize {
     let mut written = written.peekable();
     let mut file = file.peekable();
@@ -398,7 +410,7 @@ fn shown<'r, 'a: 'r>(
     let mut same = 0;
     let mut upto = 0;
     while let (Some(w), Some(f)) = (written.peek(), file.peek()) {
-        if blank_gaps && w.is_blank() != f.is_blank() {
+        if gaps.blank && w.is_blank() != f.is_blank() {
             if w.is_blank() {
                 written.next();
             } else {
@@ -421,6 +433,10 @@ fn shown<'r, 'a: 'r>(
             rewrite
         };
         if !alike {
+            if gaps.added && !w.is_blank() {
+                written.next();
+                continue;
+            }
             break;
         }
         written.next();
@@ -431,6 +447,15 @@ fn shown<'r, 'a: 'r>(
         }
     }
     upto
+}
+
+/// Which lines [`shown`] passes over instead of ending the run there.
+#[derive(Debug, Clone, Copy)]
+struct Gaps {
+    /// A blank line facing a line of text.
+    blank: bool,
+    /// A written line of text unlike the file's line it faces.
+    added: bool,
 }
 
 /// For each line of `base`, the line of `theirs` that keeps it, if one.
@@ -493,6 +518,7 @@ mod tests {
                 diff: Algorithm::Patience,
                 rewrites_alone: false,
                 blank_gaps: false,
+                added_gaps: false,
                 end_copy: None,
             },
         )
