@@ -397,7 +397,8 @@ fn common(a: &[String], b: &[String]) -> usize {
 /// `rewrites_alone` they are read as the file's lines, the rival reading.
 /// With `gaps.blank`, a blank line on one side facing a line of text on the
 /// other is passed over rather than ending the run; with `gaps.added`, so is
-/// a written line of text unlike the file's line it faces.
+/// a written line of text unlike the file's line it faces, once the run has
+/// shown a line the same.
 fn shown<'r, 'a: 'r>(
     written: impl Iterator<Item = &'r Row<'a>>,
     file: impl Iterator<Item = &'r Row<'a>>,
@@ -433,7 +434,10 @@ fn shown<'r, 'a: 'r>(
             rewrite
         };
         if !alike {
-            if gaps.added && !w.is_blank() {
+            // Only among lines already written out the same: a run that
+            // would begin past a line new_content adds is another block of
+            // the caller's, not the file's lines shown.
+            if gaps.added && !w.is_blank() && same > 0 {
                 written.next();
                 continue;
             }
