@@ -1,14 +1,16 @@
 //! The unseen bench's labels: a look-alike-deleted case whose file already
 //! held another block one line from the search counts an edit there apart
 //! (`tests/corpus/unseen.rs`, `Case::near_copies`), so the two helpers that
-//! find such a block and confine an edit to it must be exact.
+//! find such a block and confine an edit to it must be exact. And a
+//! rendered-Markdown case whose change rendering hides or alters is no
+//! case at all (`change_hidden`): no edit can make it from the texts.
 
 #[path = "corpus/mod.rs"]
 mod corpus;
 
 use std::ops::Range;
 
-use corpus::unseen::{changes_within, near_copies};
+use corpus::unseen::{change_hidden, changes_within, near_copies};
 
 fn lines(text: &str) -> Vec<String> {
     text.lines().map(str::to_string).collect()
@@ -52,4 +54,19 @@ fn a_line_changed_by_a_slip_counts_as_shared() {
     );
     // Lines 4..7 differ by one mark; lines 7..10 by their words.
     assert_eq!(near_copies(&file, 0, 3), vec![4..7]);
+}
+
+#[test]
+fn a_change_rendering_hides_or_alters_is_no_case() {
+    let render = |t: &str| t.replace("__", "").replace('`', "");
+    let file = "an array of _slots_, head\nsee `x` here\n";
+    // The caller's change adds `__`, which rendering drops: altered.
+    assert!(change_hidden(file, "an array of _slots__next, head\nsee `x` here\n", render));
+    // A change of a backtick alone reads the same rendered: hidden.
+    assert!(change_hidden(file, "an array of _slots_, head\nsee x here\n", render));
+    // A plain word changed on a line without markup is a case.
+    assert!(!change_hidden(file, "an array of _slots_, tail\nsee `x` here\n", render));
+    // On a line whose markup rendering drops anyway, the change is a case
+    // (the search then differs from the file there, and the matcher judges it).
+    assert!(!change_hidden(file, "an array of _slots_, head\nsee `y` here\n", render));
 }
