@@ -61,12 +61,28 @@ fn a_change_rendering_hides_or_alters_is_no_case() {
     let render = |t: &str| t.replace("__", "").replace('`', "");
     let file = "an array of _slots_, head\nsee `x` here\n";
     // The caller's change adds `__`, which rendering drops: altered.
-    assert!(change_hidden(file, "an array of _slots__next, head\nsee `x` here\n", render));
+    assert!(change_hidden(
+        file,
+        "an array of _slots__next, head\nsee `x` here\n",
+        render
+    ));
     // A change of a backtick alone reads the same rendered: hidden.
-    assert!(change_hidden(file, "an array of _slots_, head\nsee x here\n", render));
+    assert!(change_hidden(
+        file,
+        "an array of _slots_, head\nsee x here\n",
+        render
+    ));
     // A plain word changed on a line without markup is a case.
-    assert!(!change_hidden(file, "an array of _slots_, tail\nsee `x` here\n", render));
+    assert!(!change_hidden(
+        file,
+        "an array of _slots_, tail\nsee `x` here\n",
+        render
+    ));
     // On a line whose markup rendering drops anyway, the change is a case
     // (the search then differs from the file there, and the matcher judges it).
-    assert!(!change_hidden(file, "an array of _slots_, head\nsee `y` here\n", render));
+    assert!(!change_hidden(
+        file,
+        "an array of _slots_, head\nsee `y` here\n",
+        render
+    ));
 }
