@@ -18,7 +18,7 @@
 use std::ops::Range;
 
 use super::costs::COSTS;
-use super::likeness::{Likeness, likeness};
+use super::likeness::{Likeness, likeness, reads_literally};
 use super::rows::{Comparer, Row};
 
 /// One step of an alignment. File lines are indices into the whole file.
@@ -116,10 +116,19 @@ impl Problem<'_, '_> {
         matches!(self.rewrites.get(s), Some(Some(key)) if *key == self.file[f].key)
     }
 
+    /// Whether search line `s` is file line `f` with the comment at its end
+    /// left out (see `reads_literally`).
+    fn uncommented(&self, s: usize, f: usize) -> bool {
+        let (a, b) = (&self.search[s], &self.file[f]);
+        a.key != b.key && reads_literally(a.raw, b.raw)
+    }
+
     /// The edits between search line `s` and file line `f`.
     fn pair_edits(&self, s: usize, f: usize) -> u32 {
         if self.agrees(s, f) {
             COSTS.agreed
+        } else if self.uncommented(s, f) {
+            COSTS.uncommented
         } else {
             self.comparers[s].distance(&self.file[f])
         }
@@ -134,13 +143,25 @@ impl Problem<'_, '_> {
                 Some(COSTS.agreed + if misframed { COSTS.misframed } else { 0 })
             }
             (false, false) => {
+                let misframed = b.width as isize - a.width as isize != offset;
+                // The file's line with the comment at its end left out (see
+                // `reads_literally`): every byte of the code as the caller
+                // sent it. The line still differs from the file's, an event
+                // as a stale line is, but the comment's length and numbers
+                // say nothing of which block the caller read; were they
+                // priced, the copy would read cheaper with the line lost,
+                // and a look-alike with spaces changed would seem the
+                // caller's block.
+                if self.uncommented(s, f) {
+                    let frame = if misframed { COSTS.misframed } else { 0 };
+                    return Some(COSTS.uncommented + COSTS.stale_pair + frame);
+                }
                 // Lines apart in more than one number are other lines, not
                 // one line remembered stale.
                 let numbers_apart = a.numbers.apart(&b.numbers);
                 if numbers_apart > 1 {
                     return None;
                 }
-                let misframed = b.width as isize - a.width as isize != offset;
                 let edits = self.comparers[s].distance(b);
                 // Noise is at most a few typos; anything further is a line
                 // remembered stale, an event of its own.

@@ -58,6 +58,14 @@ pub(crate) struct Costs {
     /// the line reads as itself rather than as rewritten into its
     /// neighbour.
     pub agreed: u32,
+    /// Edits for pairing a search line with the file line it copies but for
+    /// the comment at the line's end: one, so that the place does not read
+    /// as the search byte for byte, and no more, since a comment left out
+    /// changes no byte of the code the caller claims (agents often copy
+    /// code without its comments); counted by its characters, a long
+    /// comment put the caller's own block past the threshold, or made
+    /// losing the line the cheaper reading.
+    pub uncommented: u32,
     /// Least similarity (0–1) of a `new_content` line to a file line for it
     /// to count as that line written out (rewritten). 0.7 lets a line gain a
     /// parameter or change a name and still be recognised; below it, lines
@@ -134,6 +142,7 @@ pub(crate) const COSTS: Costs = Costs {
     written_out: 1,
     hidden_line: 12,
     agreed: 2,
+    uncommented: 1,
     rewritten: 0.7,
     paired_rewrite: 0.5,
     margin_factor: 2,

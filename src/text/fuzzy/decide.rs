@@ -141,6 +141,9 @@ pub(crate) fn single(
 ///   once), read as it is by `p`: the caller remembers the line `p` has,
 ///   and a look-alike of the block it renamed since is as near as one
 ///   whose line changed.
+///
+/// A line read literally may be the file's line with the comment at its
+/// end left out: the code is what the caller claims.
 fn reads_more_literally(
     best: &Place,
     read: &Literal,

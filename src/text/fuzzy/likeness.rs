@@ -21,6 +21,7 @@ use rapidfuzz::distance::osa;
 use similar::{Algorithm, DiffOp, capture_diff_slices};
 
 use super::costs::COSTS;
+use super::markers::TRAILING_LEADERS;
 use super::normalize::QUOTED_SPACE;
 
 /// How alike two lines are.
@@ -205,6 +206,27 @@ pub(crate) fn likeness(a: &str, b: &str) -> Likeness {
     }
 }
 
+/// Whether the search's line `search` reads the file's line `file` literally:
+/// byte for byte, indentation and trailing spaces aside, or as its code with
+/// the comment at its end left out (`#endif` for `#endif // C++17`). A copy
+/// without its comments is still a copy of the line: a caller that drops
+/// them (as agents often do) remembers every byte of the code.
+pub(crate) fn reads_literally(search: &str, file: &str) -> bool {
+    let (search, file) = (search.trim(), file.trim());
+    if search == file {
+        return true;
+    }
+    let Some(rest) = file.strip_prefix(search) else {
+        return false;
+    };
+    let comment = rest.trim_start();
+    !search.is_empty()
+        && comment.len() < rest.len()
+        && TRAILING_LEADERS
+            .iter()
+            .any(|lead| comment.starts_with(lead))
+}
+
 /// The word pairs (of `ta`, of `tb`) in which the two token lists differ, if
 /// every difference is a typo in a word; `None` otherwise.
 fn typo_pairs<'a>(ta: &[&'a str], tb: &[&'a str]) -> Option<Vec<(&'a str, &'a str)>> {
@@ -347,6 +369,21 @@ pub(crate) fn agrees(base: &str, ours: &str, theirs: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_line_read_literally_may_leave_out_its_trailing_comment() {
+        assert!(reads_literally("  x = 1;", "x = 1;  "));
+        assert!(reads_literally("#endif", "#endif // C++17"));
+        assert!(reads_literally("x = 1", "x = 1  # the first"));
+        assert!(reads_literally("}", "} /* loop */"));
+        // A comment needs a space before it; the rest is code.
+        assert!(!reads_literally("f()", "f();"));
+        assert!(!reads_literally("x = a", "x = a+b  # sum"));
+        assert!(!reads_literally("return", "return 'a'"));
+        assert!(!reads_literally("", "# only a comment"));
+        // A comment the caller sends that the file lacks is no copy.
+        assert!(!reads_literally("#endif // C++17", "#endif"));
+    }
 
     #[test]
     fn whitespace_between_tokens_is_no_difference() {

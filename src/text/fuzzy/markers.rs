@@ -12,6 +12,11 @@ use super::normalize::canonical;
 /// Comment leaders that may introduce a marker.
 const LEADERS: [&str; 9] = ["<!--", "{/*", "/*", "//", "#", "--", ";", "%", "'"];
 
+/// Leaders of a comment at the end of a line of code, after a space:
+/// [`LEADERS`] but for `%` and `'`, which as often begin an operand
+/// (`"%s" % name`, `return 'a'`).
+pub(crate) const TRAILING_LEADERS: [&str; 6] = ["<!--", "/*", "//", "#", "--", ";"];
+
 /// Whether a line in canonical form looks like an elision marker: `...` or
 /// `…` alone, or a comment whose text starts with one (`// ... existing code
 /// ...`, `# ...`, `/* ... */`).

@@ -13,7 +13,7 @@ use super::candidates::{Probe, Window};
 use super::context::Ctx;
 use super::costs::COSTS;
 use super::diff;
-use super::likeness::{Likeness, likeness};
+use super::likeness::{Likeness, likeness, reads_literally};
 use super::outcome::Adjustment;
 use super::rows::{self, Comparer, Row};
 
@@ -59,8 +59,8 @@ pub(crate) struct Drift {
 /// How literally a place reads the search's lines of text.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Literal {
-    /// How many it pairs with a file line that reads byte for byte the same,
-    /// indentation and trailing spaces aside.
+    /// How many it pairs with a file line that it reads literally (see
+    /// [`reads_literally`]).
     pub lines: usize,
     /// Those of them that `new_content` keeps, as search lines.
     pub kept: Vec<usize>,
@@ -423,7 +423,7 @@ impl<'a> Prepared<'a> {
             if search.is_blank() {
                 continue;
             }
-            if search.raw.trim() == file.raw.trim() {
+            if reads_literally(search.raw, file.raw) {
                 out.lines += 1;
                 if self.kept[s] {
                     out.kept.push(s);
