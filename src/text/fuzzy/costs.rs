@@ -64,7 +64,8 @@ pub(crate) struct Costs {
     /// changes no byte of the code the caller claims (agents often copy
     /// code without its comments); counted by its characters, a long
     /// comment put the caller's own block past the threshold, or made
-    /// losing the line the cheaper reading.
+    /// losing the line the cheaper reading. Places are ranked with
+    /// `stale_pair` on top: the line still differs from the file's.
     pub uncommented: u32,
     /// Least similarity (0–1) of a `new_content` line to a file line for it
     /// to count as that line written out (rewritten). 0.7 lets a line gain a

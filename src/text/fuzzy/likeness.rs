@@ -211,6 +211,12 @@ pub(crate) fn likeness(a: &str, b: &str) -> Likeness {
 /// the comment at its end left out (`#endif` for `#endif // C++17`). A copy
 /// without its comments is still a copy of the line: a caller that drops
 /// them (as agents often do) remembers every byte of the code.
+///
+/// The tail is taken for a comment by its leader alone, so some code reads
+/// as one (`n = total // size` for `n = total`, `cd build ; make`). That
+/// only prices the pair and weighs rivals: the merge and the re-read still
+/// hold the two lines different, so the file's line is kept as it is, or
+/// the edit is refused; its tail is never dropped.
 pub(crate) fn reads_literally(search: &str, file: &str) -> bool {
     let (search, file) = (search.trim(), file.trim());
     if search == file {

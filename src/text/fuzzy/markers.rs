@@ -14,7 +14,8 @@ const LEADERS: [&str; 9] = ["<!--", "{/*", "/*", "//", "#", "--", ";", "%", "'"]
 
 /// Leaders of a comment at the end of a line of code, after a space:
 /// [`LEADERS`] but for `%` and `'`, which as often begin an operand
-/// (`"%s" % name`, `return 'a'`).
+/// (`"%s" % name`, `return 'a'`), and `{/*`, which opens a JSX comment on a
+/// line of its own.
 pub(crate) const TRAILING_LEADERS: [&str; 6] = ["<!--", "/*", "//", "#", "--", ";"];
 
 /// Whether a line in canonical form looks like an elision marker: `...` or

@@ -65,7 +65,9 @@ pub(crate) struct Literal {
     /// Those of them that `new_content` keeps, as search lines.
     pub kept: Vec<usize>,
     /// Lines `new_content` keeps that it pairs with a file line reading
-    /// otherwise beyond noise (lines remembered stale, or another block's).
+    /// otherwise beyond noise (lines remembered stale, or another block's)
+    /// and not literally: a line copied without its comment is the
+    /// caller's code, not another block's.
     pub stale: Vec<usize>,
 }
 
