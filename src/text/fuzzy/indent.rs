@@ -38,11 +38,14 @@ fn same_style(indent: &str, tabs: bool, tab: usize, block: &[&str]) -> bool {
     block.contains(&indent) || in_style(indent, tabs, tab)
 }
 
-/// Whether `indent` has no leading space run of a tab's width in a
-/// tab-indented block, and no tab in a space-indented one.
+/// Whether `indent` has no leading space run of a tab's width and no space
+/// before a tab in a tab-indented block, and no tab in a space-indented one.
+/// A space before a tab adds no column up to the tab stop, so widths cannot
+/// tell ` \t\t` from `\t\t`: it is a frame the caller's texts carry (a
+/// viewer's prefix), never a tab-indented file's own indentation.
 fn in_style(indent: &str, tabs: bool, tab: usize) -> bool {
     if tabs {
-        indent.bytes().take_while(|&b| b == b' ').count() < tab
+        indent.bytes().take_while(|&b| b == b' ').count() < tab && !indent.contains(" \t")
     } else {
         !indent.contains('\t')
     }
@@ -372,6 +375,14 @@ impl IndentMap {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_space_before_a_tab_is_no_tab_style() {
+        assert!(in_style("\t\t", true, TAB_WIDTH));
+        assert!(in_style("\t  ", true, TAB_WIDTH));
+        assert!(!in_style(" \t\t", true, TAB_WIDTH));
+        assert!(!in_style("\t \t", true, TAB_WIDTH));
+    }
 
     #[test]
     fn identical_indentation_is_kept_verbatim() {
