@@ -85,10 +85,15 @@ pub(crate) fn readings(search: &str, new: &str) -> Result<Vec<Reading>, Partial>
             new_differs: None,
         });
     }
+    // A reading that makes control characters of the caller's backslashes
+    // (`\r      x` read as a carriage return inside a line) has read escapes
+    // into text that never had them: no file line holds such characters, so
+    // the reading can only find a place by calling them whitespace, and then
+    // it would write them.
     if search.contains('\\')
-        && let Some(s) = json_unescaped(search)
+        && let Some(s) = json_unescaped(search).filter(|s| is_text(s))
     {
-        let (n, differs) = match json_unescaped(new) {
+        let (n, differs) = match json_unescaped(new).filter(|n| is_text(n)) {
             Some(n) => (n, None),
             None => (
                 new.to_string(),
@@ -300,6 +305,23 @@ fn json_unescaped(text: &str) -> Option<String> {
     Some(out)
 }
 
+/// Whether `text` holds no control character but tabs and line breaks
+/// (`\n`, or `\r` right before one).
+fn is_text(text: &str) -> bool {
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        let fine = match c {
+            '\t' | '\n' => true,
+            '\r' => chars.peek() == Some(&'\n'),
+            c => !c.is_control(),
+        };
+        if !fine {
+            return false;
+        }
+    }
+    true
+}
+
 const ENTITIES: [(&str, &str); 8] = [
     ("&lt;", "<"),
     ("&gt;", ">"),
@@ -412,5 +434,25 @@ mod tests {
         assert_eq!(html_unescaped("&amp;lt;"), "&lt;");
         // A backslash that starts no JSON escape: no such reading.
         assert_eq!(undone("re(\"\\d+\")\n", "").len(), 1);
+    }
+
+    #[test]
+    fn escapes_that_read_as_control_characters_are_no_reading() {
+        // `\r` before spaces, `\b`, `\f`, `\u0001`: no text holds them.
+        for search in [
+            "\\r    a = 1\n\\r    b = 2\n",
+            "x\\by\n",
+            "x\\f\n",
+            "x\\u0001\n",
+        ] {
+            assert_eq!(undone(search, "").len(), 1, "{search:?}");
+        }
+        // A line break written out stays a reading, CRLF included.
+        let all = undone("a\\r\\nb\\tc\n", "a\\r\\nd\n");
+        assert_eq!(all[1].1, "a\r\nb\tc\n");
+        // new_content that reads as control characters may not be written.
+        let r = readings("f(\"a\\n\")\n", "f(\"a\\n\")\\r  g()\n").unwrap();
+        assert!(r[1].new_differs.is_some());
+        assert!(r[1].new.contains("\\r"), "new_content is left as sent");
     }
 }
