@@ -32,6 +32,9 @@ pub(crate) enum Artifact {
     /// Invisible characters (a soft hyphen, a zero-width space, a
     /// byte-order mark) the file has none of.
     Invisible,
+    /// Spaces or tabs at the end of every line, where no line of the file
+    /// ends in one.
+    TrailingWhitespace,
 }
 
 impl Artifact {
@@ -42,6 +45,7 @@ impl Artifact {
             Artifact::JsonEscapes => "JSON escapes",
             Artifact::HtmlEntities => "HTML entities",
             Artifact::Invisible => "invisible characters",
+            Artifact::TrailingWhitespace => "trailing whitespace",
         }
     }
 }
@@ -137,6 +141,39 @@ pub(crate) fn without_invisible(search: &str, new: &str, file: &str) -> Option<(
     let strip = |t: &str| {
         t.chars()
             .filter(|c| !foreign.contains(c))
+            .collect::<String>()
+    };
+    Some((strip(search), strip(new)))
+}
+
+/// `search` and `new` without the spaces and tabs at the end of their
+/// lines, when every line of `search` (two at least, blank ones aside) ends
+/// in some and no line of `file` does. Such a suffix is the caller's, as an
+/// indentation every line shares is: lines are compared without it, so
+/// without this it would reach the file on the lines new_content adds.
+/// `None` otherwise.
+pub(crate) fn without_trailing_whitespace(
+    search: &str,
+    new: &str,
+    file: &str,
+) -> Option<(String, String)> {
+    let trails = |l: &str| l.ends_with([' ', '\t']);
+    let shown: Vec<&str> = search.lines().filter(|l| !l.trim().is_empty()).collect();
+    if shown.len() < 2 || !shown.iter().all(|l| trails(l)) || file.lines().any(trails) {
+        return None;
+    }
+    let strip = |t: &str| {
+        t.split_inclusive('\n')
+            .map(|piece| {
+                let (body, eol) = match piece.strip_suffix("\r\n") {
+                    Some(b) => (b, "\r\n"),
+                    None => match piece.strip_suffix('\n') {
+                        Some(b) => (b, "\n"),
+                        None => (piece, ""),
+                    },
+                };
+                format!("{}{eol}", body.trim_end_matches([' ', '\t']))
+            })
             .collect::<String>()
     };
     Some((strip(search), strip(new)))
@@ -434,6 +471,20 @@ mod tests {
         assert_eq!(html_unescaped("&amp;lt;"), "&lt;");
         // A backslash that starts no JSON escape: no such reading.
         assert_eq!(undone("re(\"\\d+\")\n", "").len(), 1);
+    }
+
+    #[test]
+    fn trailing_whitespace_on_every_line_the_file_never_has() {
+        let file = "a\nb\nc\n";
+        let (s, n) =
+            without_trailing_whitespace("a \r\nb\t\r\n\r\n", "a \nadded  \nb \n", file).unwrap();
+        assert_eq!(s, "a\r\nb\r\n\r\n");
+        assert_eq!(n, "a\nadded\nb\n");
+        // One line is no system; a line left bare is none either.
+        assert!(without_trailing_whitespace("a \n", "a \nb \n", file).is_none());
+        assert!(without_trailing_whitespace("a \nb\n", "a \nb \n", file).is_none());
+        // A file that has trailing whitespace may be what the caller shows.
+        assert!(without_trailing_whitespace("a \nb \n", "a \nb \n", "a \nb\n").is_none());
     }
 
     #[test]

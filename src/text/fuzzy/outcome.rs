@@ -188,7 +188,8 @@ pub struct Plan {
     /// text than the matches and were left alone.
     pub near_misses: Vec<Candidate>,
     /// Traces of how the caller's texts reached us that were undone in both
-    /// before matching (`"line numbers"`, `"JSON escapes"`, `"HTML entities"`).
+    /// before matching (`"line numbers"`, `"JSON escapes"`, `"HTML entities"`,
+    /// `"invisible characters"`, `"trailing whitespace"`).
     pub normalized: Vec<&'static str>,
 }
 

@@ -189,6 +189,11 @@ fn tolerant(ctx: &Ctx<'_, '_>) -> Result<Plan, Refusal> {
         Some((s, n)) => (s.as_str(), n.as_str()),
         None => (request.search, request.replacement),
     };
+    let untrailed = artifacts::without_trailing_whitespace(search, new, ctx.text);
+    let (search, new) = match &untrailed {
+        Some((s, n)) => (s.as_str(), n.as_str()),
+        None => (search, new),
+    };
     let mut readings = artifacts::readings(search, new).map_err(|partial| Refusal::NotFound {
         best: None,
         diff: String::new(),
@@ -196,9 +201,14 @@ fn tolerant(ctx: &Ctx<'_, '_>) -> Result<Plan, Refusal> {
         equally_close: Vec::new(),
         reason: Some(Box::new(Unfound::Inconsistent { seen: partial.seen })),
     })?;
-    if visible.is_some() {
-        for r in &mut readings {
-            r.undone.insert(0, artifacts::Artifact::Invisible);
+    for (undone, artifact) in [
+        (untrailed.is_some(), artifacts::Artifact::TrailingWhitespace),
+        (visible.is_some(), artifacts::Artifact::Invisible),
+    ] {
+        if undone {
+            for r in &mut readings {
+                r.undone.insert(0, artifact);
+            }
         }
     }
     let prepared: Vec<Prepared<'_>> = readings.iter().map(|r| Prepared::new(r, ctx)).collect();
