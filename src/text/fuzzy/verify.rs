@@ -353,6 +353,24 @@ impl Check<'_> {
                 ));
             }
         }
+        // By count, too: a line new_content has more often than the search
+        // is added that many times, beside the copies of it the search
+        // keeps that the region has. Else the plan took one copy for
+        // another (the caller's added line for the file's own, where the
+        // search shows the lines in another order) and one is lost.
+        for (line, &n) in &new {
+            let s = search.get(line).copied().unwrap_or(0);
+            if n <= s {
+                continue;
+            }
+            let want = n - s + s.min(copies(&self.before, line));
+            if copies(&self.after, line) < want {
+                return Err(format!(
+                    "new_content has `{}` {n} times and search_context {s}, but the file would have it fewer times than that change asks",
+                    self.brief(line)
+                ));
+            }
+        }
         for line in &caller_added {
             if copies(&self.after, line) == 0 {
                 return Err(format!(

@@ -123,17 +123,26 @@ impl Check<'_> {
             // diff does (two swaps at once read `descrpitp]n` for
             // `description`), each position that differs is a slip of its
             // own, not one long difference.
+            // A run that reads one character as another at every position
+            // (`countxxx` for `count...`) is that one slip repeated, as a
+            // swapping channel leaves it, not a name of the caller's own.
             let mut slips: Vec<(&[char], &[char])> = Vec::new();
             for op in capture_diff_slices(Algorithm::Myers, &a, &b) {
-                if op.tag() != similar::DiffTag::Equal {
-                    slips.push((&a[op.old_range()], &b[op.new_range()]));
+                let (m, t) = (&a[op.old_range()], &b[op.new_range()]);
+                if op.tag() == similar::DiffTag::Equal {
+                    continue;
+                }
+                if m.len() == t.len() && one_map(m, t) {
+                    slips.extend((0..m.len()).map(|k| (&m[k..=k], &t[k..=k])));
+                } else {
+                    slips.push((m, t));
                 }
             }
             let apart: Vec<usize> = (0..a.len().min(b.len()))
                 .filter(|&k| a[k] != b[k])
                 .collect();
             let diffed: usize = slips.iter().map(|(m, t)| m.len().max(t.len())).sum();
-            if a.len() == b.len() && apart.len() < diffed {
+            if a.len() == b.len() && apart.len() <= diffed {
                 slips = apart.into_iter().map(|k| (&a[k..=k], &b[k..=k])).collect();
             }
             for (mine, theirs) in slips {
@@ -166,6 +175,25 @@ impl Check<'_> {
         }
         Ok(())
     }
+}
+
+/// Whether reading `mine` for `theirs` position by position maps each
+/// character of the caller's to one of the file's, with some pair seen more
+/// than once: a channel's substitution repeated, not another word (`cpu`
+/// for `mem` pairs three characters once each).
+fn one_map(mine: &[char], theirs: &[char]) -> bool {
+    let mut map: Vec<(char, char)> = Vec::new();
+    let consistent = mine
+        .iter()
+        .zip(theirs)
+        .all(|(&m, &t)| match map.iter().find(|p| p.0 == m) {
+            Some(p) => p.1 == t,
+            None => {
+                map.push((m, t));
+                true
+            }
+        });
+    consistent && map.len() < mine.len()
 }
 
 /// The words of a key, without its marks for spaces in strings: a caller's
