@@ -7,6 +7,7 @@
 
 use std::collections::HashSet;
 
+use super::costs::COSTS;
 use super::normalize::canonical;
 
 /// Comment leaders that may introduce a marker.
@@ -96,6 +97,45 @@ impl Markers {
     }
 }
 
+/// Takes back the marker flags of lines the caller rewrote: a search
+/// marker that `new_content` has nowhere as it is but has rewritten (`#
+/// ...make a module that just contains that`, sent back with
+/// `contains_next`), with that rewrite. A marker stands for lines the
+/// caller did not show, and nobody edits its words; read as markers, the
+/// two lines would be left out of the edit, and the caller's change of the
+/// line with them.
+pub(crate) fn rewritten_are_text(
+    search: &[&str],
+    search_flags: &mut [bool],
+    new: &[&str],
+    new_flags: &mut [bool],
+) {
+    let canon = |lines: &[&str], flags: &[bool]| -> Vec<Option<String>> {
+        lines
+            .iter()
+            .zip(flags)
+            .map(|(l, &m)| m.then(|| canonical(l).into_owned()))
+            .collect()
+    };
+    let (mine, theirs) = (canon(search, search_flags), canon(new, new_flags));
+    for (i, m) in mine.iter().enumerate() {
+        let Some(m) = m else { continue };
+        if theirs.iter().flatten().any(|t| t == m) {
+            continue;
+        }
+        let rewrite = theirs.iter().enumerate().find_map(|(j, t)| {
+            let t = t.as_ref()?;
+            let as_is = mine.iter().flatten().any(|x| x == t);
+            let near = rapidfuzz::fuzz::ratio(m.chars(), t.chars()) >= COSTS.rewritten;
+            (new_flags[j] && !as_is && near).then_some(j)
+        });
+        if let Some(j) = rewrite {
+            search_flags[i] = false;
+            new_flags[j] = false;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -120,5 +160,24 @@ mod tests {
             markers.flags(["...", "// ..."].into_iter()),
             vec![false, true]
         );
+    }
+
+    #[test]
+    fn a_marker_the_caller_rewrote_is_text() {
+        let search = ["# ...make a module that just contains that", "f(var)"];
+        let new = ["# ...make a module that just contains_next that", "f(var)"];
+        let (mut s, mut n) = ([true, false], [true, false]);
+        rewritten_are_text(&search, &mut s, &new, &mut n);
+        assert_eq!((s, n), ([false, false], [false, false]));
+        // A marker sent back as it is, or as another marker, stays one.
+        let search = ["// ...", "f(var)", "# ... existing code ..."];
+        let new = [
+            "// ... rest of the body unchanged ...",
+            "g(var)",
+            "# ... existing code ...",
+        ];
+        let (mut s, mut n) = ([true, false, true], [true, false, true]);
+        rewritten_are_text(&search, &mut s, &new, &mut n);
+        assert_eq!((s, n), ([true, false, true], [true, false, true]));
     }
 }

@@ -14,6 +14,7 @@ use super::context::Ctx;
 use super::costs::COSTS;
 use super::diff;
 use super::likeness::{Likeness, likeness, reads_literally};
+use super::markers;
 use super::outcome::Adjustment;
 use super::rows::{self, Comparer, Row};
 
@@ -140,17 +141,22 @@ impl<'a> Prepared<'a> {
     pub(crate) fn new(reading: &'a Reading, ctx: &Ctx<'_, '_>) -> Prepared<'a> {
         let search = rows::of_snippet(&reading.search);
         let new = rows::of_snippet(&reading.new);
-        let search_markers = ctx.markers.flags(search.iter().map(|r| r.raw));
+        let mut search_markers = ctx.markers.flags(search.iter().map(|r| r.raw));
         // A bare `...` in new_content is Python's Ellipsis unless the search
         // elides too; a comment marker is always a marker.
         let elides = search_markers.iter().any(|&m| m);
-        let new_markers: Vec<bool> = ctx
+        let mut new_markers: Vec<bool> = ctx
             .markers
             .flags(new.iter().map(|r| r.raw))
             .into_iter()
             .zip(&new)
             .map(|(m, r)| m && (elides || ctx.markers.is_comment_marker(r.raw)))
             .collect();
+        let (search_raw, new_raw): (Vec<&str>, Vec<&str>) = (
+            search.iter().map(|r| r.raw).collect(),
+            new.iter().map(|r| r.raw).collect(),
+        );
+        markers::rewritten_are_text(&search_raw, &mut search_markers, &new_raw, &mut new_markers);
         let comparers = search.iter().map(Comparer::new).collect();
         // Lines new_content has more often than the search: a line the
         // search shows once and new_content twice (`#[inline]` on two

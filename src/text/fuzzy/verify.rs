@@ -263,6 +263,16 @@ impl Check<'_> {
         // Each line new_content adds pays for one line removed: a rewrite of
         // a line the search removes is not also a hidden line written out.
         let mut unclaimed_added = not_rewrites(&caller_removed, &caller_added);
+        // The lines new_content rewrites from lines the search removes.
+        let mut rewrites = caller_added.clone();
+        for line in &unclaimed_added {
+            rewrites.swap_remove(
+                rewrites
+                    .iter()
+                    .position(|r| r == line)
+                    .expect("a line added"),
+            );
+        }
         // Hidden lines the caller writes out as they are: for each two of
         // them, one more hidden line may be written out rewritten.
         let shown = self
@@ -371,8 +381,15 @@ impl Check<'_> {
                 ));
             }
         }
+        // A line the caller rewrote is in the file as the caller wrote it: a
+        // look-alike there is the file's own version of the line, changed
+        // since the caller read it (`module_disk` where the caller writes
+        // `contains_next` on the line that had `module` and `contains`),
+        // and keeping it would drop the caller's change. Both sides changed
+        // the line: a conflict, refused as one.
         for line in &caller_added {
-            if copies(&self.after, line) == 0 {
+            let rewritten = rewrites.contains(line);
+            if (rewritten && !self.after.contains(line)) || copies(&self.after, line) == 0 {
                 return Err(format!(
                     "`{}`, which new_content adds, would not be in the file",
                     self.brief(line)
