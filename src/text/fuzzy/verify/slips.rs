@@ -118,11 +118,6 @@ impl Check<'_> {
             // Characters, not the key's spacing: a key spaces out marks
             // (`channel ' s`), which would make a one-character slip look long.
             let (a, b) = (solid(s), solid(f));
-            // A channel that swaps characters keeps a line's length: where
-            // reading the two position by position takes fewer slips than a
-            // diff does (two swaps at once read `descrpitp]n` for
-            // `description`), each position that differs is a slip of its
-            // own, not one long difference.
             // A run that reads one character as another at every position
             // (`countxxx` for `count...`) is that one slip repeated, as a
             // swapping channel leaves it, not a name of the caller's own.
@@ -138,6 +133,12 @@ impl Check<'_> {
                     slips.push((m, t));
                 }
             }
+            // A channel that swaps characters keeps a line's length: where
+            // reading the two position by position takes no more slips than
+            // a diff does (two swaps at once read `descrpitp]n` for
+            // `description`; a transposition, `lrage` for `large`, moves
+            // both its characters, where a diff names one), each position
+            // that differs is a slip of its own, not one long difference.
             let apart: Vec<usize> = (0..a.len().min(b.len()))
                 .filter(|&k| a[k] != b[k])
                 .collect();
