@@ -27,17 +27,6 @@ struct Swapped {
     want: String,
 }
 
-/// `text` with `a` and `b` swapped.
-fn swap(text: &str, a: char, b: char) -> String {
-    text.chars()
-        .map(|c| match c {
-            c if c == a => b,
-            c if c == b => a,
-            c => c,
-        })
-        .collect()
-}
-
 prop_compose! {
     /// Blocks of settings; the caller's view of one, whose comment ends in
     /// a run of `a`, with its `limits` line renamed to a word holding `a`
@@ -94,8 +83,8 @@ prop_compose! {
         let added = usize::from(add);
         Swapped {
             file: text(&lines),
-            search: swap(&text(&lines[from..to]), a, b),
-            new: swap(&text(&meant[from..to + added]), a, b),
+            search: edit_outcome::swapped(&text(&lines[from..to]), a, b),
+            new: edit_outcome::swapped(&text(&meant[from..to + added]), a, b),
             want: text(&meant),
         }
     }

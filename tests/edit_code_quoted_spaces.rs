@@ -9,7 +9,7 @@
 #[path = "edit_outcome/mod.rs"]
 mod edit_outcome;
 
-use edit_outcome::{apply, made_at_least};
+use edit_outcome::{apply, made_at_least, swapped};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 
@@ -114,17 +114,6 @@ fn logging_function(name: &str, message: &str, arg: &str) -> String {
          emit(token.id);\n    log::info!(\"{message}\");\n    let depth = split_ledger({arg}, 42);\n    \
          emit(shift_column(depth, 34));\n    Ok(depth)\n}}\n"
     )
-}
-
-/// Swaps `a` and `b` throughout `text`.
-fn swapped(text: &str, a: char, b: char) -> String {
-    text.chars()
-        .map(|c| match c {
-            c if c == a => b,
-            c if c == b => a,
-            c => c,
-        })
-        .collect()
 }
 
 /// A caller whose text swaps `"` with a letter, in search_context and

@@ -132,3 +132,15 @@ pub fn made_or_refused(
         Err(_) => Ok(false),
     }
 }
+
+/// Swaps `a` and `b` throughout `text`, as a caller's channel that swaps
+/// two characters would.
+pub fn swapped(text: &str, a: char, b: char) -> String {
+    text.chars()
+        .map(|c| match c {
+            c if c == a => b,
+            c if c == b => a,
+            c => c,
+        })
+        .collect()
+}
