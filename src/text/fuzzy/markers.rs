@@ -10,6 +10,11 @@ use std::collections::HashSet;
 use super::costs::COSTS;
 use super::normalize::canonical;
 
+/// The key a marker's line has wherever lines are compared by key (the
+/// merge's and the re-read's): no line of text has it, and any lines may
+/// stand next to it.
+pub(crate) const MARKER_KEY: &str = "\u{1}marker";
+
 /// Comment leaders that may introduce a marker.
 const LEADERS: [&str; 9] = ["<!--", "{/*", "/*", "//", "#", "--", ";", "%", "'"];
 

@@ -25,6 +25,7 @@ use std::ops::Range;
 
 use super::align::{Alignment, Step};
 use super::likeness::{Likeness, agrees, likeness, numbers_differ, typos};
+use super::markers::MARKER_KEY;
 use super::rows::Row;
 
 mod equal_runs;
@@ -158,8 +159,6 @@ enum FileSide {
     Extra,
     Hidden,
 }
-
-const MARKER_KEY: &str = "\u{1}marker";
 
 /// `keys` with each line's text (less its indentation) added: two lines
 /// alike but for the spaces between or after their words have one key and

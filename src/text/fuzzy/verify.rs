@@ -36,6 +36,7 @@ use similar::{Algorithm, DiffOp, capture_diff_slices};
 
 use super::costs::COSTS;
 use super::likeness::{Likeness, likeness};
+use super::markers::MARKER_KEY;
 
 mod blank_runs;
 mod depths;
@@ -127,10 +128,6 @@ fn text_keys<'a>(keys: &[&'a str]) -> Vec<&'a str> {
     keys.iter().copied().filter(|k| !k.is_empty()).collect()
 }
 
-/// What a marker's line is in [`Check::new_order`]: any lines may stand
-/// next to it.
-pub(crate) const MARKER: &str = "\u{1}marker";
-
 /// Whether `got`, a neighbour in the file after the edit, is the neighbour
 /// `want` that `new_content` gives; the region's edges and markers stand for
 /// lines the check does not see. Up to a typo only where the file has no
@@ -138,7 +135,7 @@ pub(crate) const MARKER: &str = "\u{1}marker";
 /// wrote is the one meant.
 fn fits(got: Option<&str>, want: Option<&str>, file: &[&str], stale: &[(&str, &str)]) -> bool {
     match (got, want) {
-        (_, Some(MARKER)) | (None, _) | (_, None) => true,
+        (_, Some(MARKER_KEY)) | (None, _) | (_, None) => true,
         (Some(a), Some(b)) => {
             a == b || (!file.contains(&b) && alike(a, b)) || stale.contains(&(b, a))
         }
@@ -155,7 +152,7 @@ pub(crate) struct Check<'a> {
     pub search: Vec<&'a str>,
     /// Keys of `new_content`'s lines (markers left out).
     pub new: Vec<&'a str>,
-    /// Keys of `new_content`'s lines in order, markers as [`MARKER`].
+    /// Keys of `new_content`'s lines in order, markers as [`MARKER_KEY`].
     pub new_order: Vec<&'a str>,
     /// Lines the caller keeps that the file has in another version (a line
     /// remembered stale), as (the caller's key, the file's key).
@@ -449,7 +446,7 @@ impl<'a> Check<'a> {
         self.new_order
             .iter()
             .copied()
-            .filter(|k| *k != MARKER)
+            .filter(|k| *k != MARKER_KEY)
             .collect()
     }
 
@@ -597,8 +594,8 @@ impl<'a> Check<'a> {
                 order[j] == ak[i]
                     && j.checked_sub(1).map(|k| order[k]) == prev
                     && order.get(j + 1).copied() == next
-                    && prev != Some(MARKER)
-                    && next != Some(MARKER)
+                    && prev != Some(MARKER_KEY)
+                    && next != Some(MARKER_KEY)
             })
         };
         let written_out = |k: Option<&&str>| {

@@ -17,7 +17,7 @@
 
 use similar::{Algorithm, DiffOp, capture_diff_slices};
 
-use super::MARKER;
+use super::MARKER_KEY;
 use crate::text::fuzzy::costs::COSTS;
 
 /// The four texts line by line: a blank line as `""`, a marker as any line
@@ -374,7 +374,7 @@ impl Spacing<'_> {
                         Run::To(had, bk),
                         Run::To(got, _),
                     ) if pairs.contains(&(sk, nk))
-                        || (self.search[sk] == MARKER
+                        || (self.search[sk] == MARKER_KEY
                             && (self.new[nk] == self.before[bk] || (!after && !shown(nk)))) =>
                     {
                         (searched, wanted, had, got)

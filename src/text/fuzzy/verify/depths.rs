@@ -96,7 +96,7 @@ impl Depths<'_> {
         fn text<'l>(lines: &[(&'l str, usize)], last: bool) -> Option<(&'l str, usize)> {
             let mut it = lines
                 .iter()
-                .filter(|l| !l.0.is_empty() && l.0 != super::MARKER);
+                .filter(|l| !l.0.is_empty() && l.0 != super::MARKER_KEY);
             if last { it.next_back() } else { it.next() }.copied()
         }
         for (last, outside) in [(false, self.outside.0), (true, self.outside.1)] {
@@ -162,7 +162,7 @@ impl Depths<'_> {
         let mut marks: Vec<(&str, usize, usize)> = Vec::new();
         for key in keys(&self.search)
             .into_iter()
-            .filter(|k| *k != super::MARKER)
+            .filter(|k| *k != super::MARKER_KEY)
         {
             let (caller, file) = (widths(&self.search, key), widths(&self.before, key));
             if caller.len() != file.len() {

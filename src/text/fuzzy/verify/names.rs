@@ -2,7 +2,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::MARKER;
+use super::MARKER_KEY;
 use crate::text::fuzzy::rows::Row;
 
 /// How the re-read names lines: by their key, so that whitespace is no
@@ -60,22 +60,22 @@ impl<'a> Names<'a> {
     }
 
     /// The names of rows in order, blank lines left out and markers as
-    /// [`MARKER`].
+    /// [`MARKER_KEY`].
     pub(crate) fn order_of(&mut self, rows: &'a [Row<'_>], markers: &[bool]) -> Vec<&'a str> {
         rows.iter()
             .zip(markers)
             .filter(|(r, m)| **m || !r.is_blank())
-            .map(|(r, m)| if *m { MARKER } else { self.of(r) })
+            .map(|(r, m)| if *m { MARKER_KEY } else { self.of(r) })
             .collect()
     }
 
     /// The names of rows in order, blank lines as `""` and markers as
-    /// [`MARKER`].
+    /// [`MARKER_KEY`].
     pub(crate) fn lines_of(&mut self, rows: &'a [Row<'_>], markers: &[bool]) -> Vec<&'a str> {
         rows.iter()
             .zip(markers)
             .map(|(r, m)| match (*m, r.is_blank()) {
-                (true, _) => MARKER,
+                (true, _) => MARKER_KEY,
                 (false, true) => "",
                 (false, false) => self.of(r),
             })

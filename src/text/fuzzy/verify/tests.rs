@@ -438,7 +438,7 @@ fn a_hidden_line_goes_only_as_written_out_or_under_a_marker() {
     let err = c.run().unwrap_err();
     assert!(err.contains("would remove"), "{err}");
     c.elided = true;
-    c.new_order = vec!["a", MARKER, "audit cache 325", "b"];
+    c.new_order = vec!["a", MARKER_KEY, "audit cache 325", "b"];
     assert_eq!(c.run(), Ok(()));
 }
 
