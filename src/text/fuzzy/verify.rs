@@ -93,13 +93,13 @@ fn copies(keys: &[&str], key: &str) -> usize {
     keys.iter().filter(|k| **k == key || alike(k, key)).count()
 }
 
-/// The lines of `added` that are not rewrites of lines of `removed`, the
+/// The lines of `added` that rewrite lines of `removed`, and the rest, the
 /// closest pairs taken first. A line new_content rewrites from one the
 /// search removes (`f(a, b_next)` for `f(a, b)`) is that line's new version,
 /// so it cannot also stand for a hidden line written out: else one change
 /// of the caller's pays both for the file's copy of its line and for a
 /// look-alike the plan removes beside it (a neighbouring stub, `g(a, b)`).
-fn not_rewrites<'a>(removed: &[&str], added: &[&'a str]) -> Vec<&'a str> {
+fn split_rewrites<'a>(removed: &[&str], added: &[&'a str]) -> (Vec<&'a str>, Vec<&'a str>) {
     let mut pairs: Vec<(f64, usize, usize)> = Vec::new();
     for (r, old) in removed.iter().enumerate() {
         for (a, new) in added.iter().enumerate() {
@@ -116,11 +116,11 @@ fn not_rewrites<'a>(removed: &[&str], added: &[&'a str]) -> Vec<&'a str> {
             (old_taken[r], new_taken[a]) = (true, true);
         }
     }
-    added
-        .iter()
-        .zip(new_taken)
-        .filter_map(|(line, taken)| (!taken).then_some(*line))
-        .collect()
+    let (mut rewrites, mut rest) = (Vec::new(), Vec::new());
+    for (line, taken) in added.iter().zip(new_taken) {
+        if taken { &mut rewrites } else { &mut rest }.push(*line);
+    }
+    (rewrites, rest)
 }
 
 /// The keys of the lines with text, in order.
@@ -259,17 +259,7 @@ impl Check<'_> {
 
         // Each line new_content adds pays for one line removed: a rewrite of
         // a line the search removes is not also a hidden line written out.
-        let mut unclaimed_added = not_rewrites(&caller_removed, &caller_added);
-        // The lines new_content rewrites from lines the search removes.
-        let mut rewrites = caller_added.clone();
-        for line in &unclaimed_added {
-            rewrites.swap_remove(
-                rewrites
-                    .iter()
-                    .position(|r| r == line)
-                    .expect("a line added"),
-            );
-        }
+        let (rewrites, mut unclaimed_added) = split_rewrites(&caller_removed, &caller_added);
         // Hidden lines the caller writes out as they are: for each two of
         // them, one more hidden line may be written out rewritten.
         let shown = self
